@@ -1,0 +1,60 @@
+"""gradplay's autograd engine: a numpy-backed (or pure-Python) stand-in for torch on its subset.
+
+`import engine as torch` runs torch code unchanged on the supported subset and prints what torch
+prints. The semantics it keeps are listed as numbered rules in docs/semantics.md.
+"""
+
+from __future__ import annotations
+
+from . import backend as _backend
+from . import autograd, observer  # noqa: F401
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .creation import (  # noqa: F401
+    Generator, arange, as_tensor, empty, empty_like, eye, full, full_like, initial_seed,
+    linspace, manual_seed, ones, ones_like, rand, randn, seed, tensor, zeros, zeros_like,
+)
+from .dtypes import bool_ as bool  # noqa: A001
+from .dtypes import dtype, float32, float64, int64
+from .dtypes import result_type as _result_type
+from .ops import FUNCTIONS as _FUNCTIONS
+from .ops import METHODS as _METHODS
+from .ops import PALETTE as OP_PALETTE  # noqa: F401
+from .printing import Size
+from .tensor import Tensor
+
+float = float32  # noqa: A001
+double = float64
+long = int64
+__version__ = "2.13.0+gradplay"
+
+for _name, _fn in _METHODS.items():
+    setattr(Tensor, _name, _fn)
+globals().update(_FUNCTIONS)
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input) -> int:
+    return input.numel()
+
+
+def result_type(tensor1, tensor2):
+    return _result_type((tensor1, tensor2))
+
+
+def get_default_dtype():
+    return float32
+
+
+def use_backend(name: str) -> None:
+    """Switch the array backend ('numpy' or 'pure') for tensors created from now on."""
+    _backend.use(name)
+
+
+def backend_name() -> str:
+    return _backend.NAME
+
+
+__all__ = ["Tensor", "Size", "dtype", "float32", "float64", "int64", "bool", "tensor"]

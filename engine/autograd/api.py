@@ -1,0 +1,84 @@
+"""torch.autograd.backward and torch.autograd.grad: argument checking, then the engine."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from .. import errors
+from ..tensor import Tensor
+from .engine import run_backward
+
+
+def _as_list(x):
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _make_grads(outputs, grads, is_grads_batched=False):
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if o._requires_grad:
+                if B.numel(o._data) != 1:
+                    raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR)
+                g = Tensor._make(B.ones(B.shape(o._data), o._dtype.name), o._dtype)
+            out.append(g)
+            continue
+        if not isinstance(g, Tensor):
+            g = Tensor._make(B.scalar(g, o._dtype.name), o._dtype)
+        if B.shape(g._data) != B.shape(o._data):
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and output[{i}] "
+                f"has a shape of {o.shape!r}."
+            )
+        out.append(g)
+    return out
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    roots = _as_list(tensors)
+    grads = _as_list(grad_tensors) or [None] * len(roots)
+    if len(grads) != len(roots):
+        raise RuntimeError(f"got {len(roots)} tensors and {len(grads)} gradients")
+    if retain_graph is None:
+        retain_graph = create_graph
+    inputs = _as_list(inputs)
+    if inputs is not None and len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    for i, r in enumerate(roots):
+        if r._grad_fn is None and not r._requires_grad:
+            raise RuntimeError(errors.no_grad_fn(i))
+    grads = _make_grads(roots, grads)
+    run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph,
+                 inputs=inputs, accumulate=True, api="backward")
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    outs = _as_list(outputs)
+    ins = _as_list(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    for t in ins:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _as_list(grad_outputs) or [None] * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    for i, o in enumerate(outs):
+        if o._grad_fn is None and not o._requires_grad:
+            raise RuntimeError(errors.no_grad_fn(i))
+    grads = _make_grads(outs, grads)
+    result = run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph,
+                          inputs=ins, accumulate=False, api="grad")
+    for i, g in enumerate(result):
+        if g is None:
+            if materialize_grads:
+                t = ins[i]
+                result[i] = Tensor._make(B.zeros(B.shape(t._data), t._dtype.name), t._dtype)
+            elif not allow_unused:
+                raise RuntimeError(errors.unused_input(i))
+    return tuple(result)

@@ -1,0 +1,297 @@
+"""The backward engine: runs grad_fn nodes in torch's order and delivers gradients.
+
+Order, as in torch's CPU engine: a node becomes ready once every edge into it from the part of
+the graph being run has delivered (its dependency count reaches zero); among ready nodes the
+most recently created runs first, and AccumulateGrad nodes run as soon as they are ready.
+Traversals are iterative over tuples and lists, never sets, so every run is deterministic.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from .. import backend as B
+from .. import errors
+from .. import observer as _observer
+from ..tensor import Tensor
+from . import grad_mode
+from .graph import AccumulateGrad
+
+
+def _discover(root_nodes):
+    """Every node reachable from root_nodes, in first-visit order, plus dependency counts."""
+    deps: dict = {}
+    order = []
+    seen = set()
+    stack = list(reversed(root_nodes))
+    for n in root_nodes:
+        deps[n] = deps.get(n, 0) + 1  # the edge from the (virtual) graph root
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    stack.append(nxt)
+    return order, deps
+
+
+def _needed(order, targets):
+    """Nodes from which some target is reachable (only these run when targets are given)."""
+    needed = set(targets)
+    changed = True
+    # `order` is a DFS pre-order; iterate to a fixed point (graphs here are small and shallow
+    # in this respect: typically one or two passes).
+    while changed:
+        changed = False
+        for node in reversed(order):
+            if node in needed:
+                continue
+            for nxt, _ in node.next_functions:
+                if nxt is not None and nxt in needed:
+                    needed.add(node)
+                    changed = True
+                    break
+    return needed
+
+
+def _expected_meta(node):
+    if type(node) is AccumulateGrad:
+        var = node.variable
+        return B.shape(var._data), var._dtype
+    return node.out_shape, node.out_dtype
+
+
+def _validate(node, index, grad, next_node):
+    """torch's validate_outputs: sum a broadcast gradient back and cast it to the input's dtype."""
+    shape, dtype = _expected_meta(next_node)
+    gshape = B.shape(grad._data)
+    if gshape != shape:
+        from ..ops.reduction import sum_to
+
+        if not _expandable(shape, gshape):
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"[{', '.join(map(str, gshape))}] but expected shape compatible with "
+                f"[{', '.join(map(str, shape))}]"
+            )
+        grad = sum_to(grad, shape)
+    if grad._dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _expandable(shape, target) -> bool:
+    if len(shape) > len(target):
+        return False
+    for s, t in zip(reversed(shape), reversed(target)):
+        if s != 1 and s != t:
+            return False
+    return True
+
+
+def _add_grads(a, b, create_graph):
+    if create_graph:
+        return a + b
+    return Tensor._make(B.add(a._data, b._data), a._dtype)
+
+
+def _run_tensor_hooks(hooks, grad, obs):
+    for fn, tensor in list(hooks):
+        out = fn(grad)
+        if obs is not None:
+            obs.hook(tensor, grad, out)
+        if out is not None:
+            grad = out
+    return grad
+
+
+def _accumulate(var, grad, create_graph, obs):
+    before = var._grad
+    snapshot = None
+    if obs is not None and before is not None:
+        snapshot = Tensor._make(B.copy(before._data), before._dtype)
+    if before is None:
+        var._grad = grad if create_graph else Tensor._make(B.copy(grad._data), grad._dtype)
+    elif create_graph or before._requires_grad:
+        var._grad = before + grad
+    else:
+        # in place, as torch does when grad mode is off: `x.grad` keeps its identity
+        B.assign(before._data, B.add(before._data, grad._data))
+        before._vc[0] += 1
+    if obs is not None:
+        obs.accumulate(var, snapshot, grad, var._grad)
+
+
+def _retain(tensor, grad, obs):
+    """retain_grad(): a non-leaf's .grad gets a copy of its gradient, then accumulates."""
+    before = tensor._grad
+    if before is None:
+        tensor._grad = Tensor._make(B.copy(grad._data), grad._dtype)
+    else:
+        tensor._grad = Tensor._make(B.add(before._data, grad._data), before._dtype)
+    if obs is not None:
+        obs.accumulate(tensor, before, grad, tensor._grad)
+
+
+def run_backward(
+    roots,
+    grad_roots,
+    *,
+    retain_graph: bool,
+    create_graph: bool,
+    inputs=None,
+    accumulate: bool = True,
+    api: str = "backward",
+):
+    """Run backward from roots (Tensors) seeded with grad_roots.
+
+    accumulate=True (Tensor.backward): leaves' .grad accumulate; with `inputs`, only those do.
+    accumulate=False (autograd.grad): nothing accumulates; returns the gradient reaching each of
+    `inputs` (None where none arrived).
+    """
+    obs = _observer.state.observer
+    root_edges = []
+    for i, r in enumerate(roots):
+        if r._grad_fn is not None:
+            root_edges.append(r._grad_fn)
+        elif r._requires_grad:
+            root_edges.append(r._grad_accumulator())
+        else:
+            raise RuntimeError(errors.no_grad_fn(i))
+
+    # where the gradient for each requested input is picked up
+    capture_at = {}
+    targets = None
+    if inputs is not None:
+        targets = []
+        for t in inputs:
+            node = t._grad_fn if t._grad_fn is not None else t._grad_accumulator()
+            capture_at.setdefault(node, []).append(t)
+            targets.append(node)
+
+    order, deps = _discover(root_edges)
+    if targets is not None:
+        needed = _needed(order, targets)
+        deps = {}
+        for n in root_edges:
+            if n in needed:
+                deps[n] = deps.get(n, 0) + 1
+        for node in order:
+            if node in needed:
+                for nxt, _ in node.next_functions:
+                    if nxt is not None and nxt in needed:
+                        deps[nxt] = deps.get(nxt, 0) + 1
+    else:
+        needed = None
+
+    buffers: dict = {}
+    ready: list = []
+    tiebreak = itertools.count()  # equal priorities (AccumulateGrad) run in the order they got ready
+    for node, g in zip(root_edges, grad_roots):
+        if needed is not None and node not in needed:
+            continue
+        prev = buffers.get(node)
+        buffers[node] = g if prev is None else _add_grads(prev, g, create_graph)
+        deps[node] -= 1
+        if deps[node] == 0:
+            heapq.heappush(ready, (-node._seq, next(tiebreak), node))
+
+    captured: dict = {}
+    if obs is not None:
+        obs.backward_begin(list(roots), list(grad_roots), inputs, retain_graph, create_graph, api)
+    prev_mode = grad_mode.state.grad_enabled
+    grad_mode.state.grad_enabled = create_graph
+    error = None
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grad = buffers.pop(node, None)
+            _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, captured,
+                     needed, buffers, deps, ready, tiebreak, obs)
+    except BaseException as e:  # report to the observer, then let it propagate unchanged
+        error = e
+        raise
+    finally:
+        grad_mode.state.grad_enabled = prev_mode
+        if obs is not None:
+            obs.backward_end(error)
+
+    if inputs is None:
+        return None
+    return [captured.get(id(t)) for t in inputs]
+
+
+def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, captured, needed,
+             buffers, deps, ready, tiebreak, obs):
+    is_acc = type(node) is AccumulateGrad
+    if grad is not None:
+        if is_acc:
+            var = node.variable
+            if var._hooks:
+                grad = _run_tensor_hooks(var._hooks, grad, obs)
+        else:
+            if node._tensor_pre_hooks:
+                grad = _run_tensor_hooks(node._tensor_pre_hooks, grad, obs)
+            retained = node._retains_grad_hooks
+            if retained is not None and accumulate:
+                _retain(retained, grad, obs)
+        if node._pre_hooks:
+            for fn in list(node._pre_hooks):
+                out = fn((grad,))
+                if out is not None:
+                    grad = out[0]
+    if node in capture_at:
+        for t in capture_at[node]:
+            if grad is not None:
+                if accumulate:
+                    if is_acc:
+                        _accumulate(t, grad, create_graph, obs)
+                    else:
+                        _retain(t, grad, obs)
+                else:
+                    prev = captured.get(id(t))
+                    captured[id(t)] = grad if prev is None else _add_grads(prev, grad, create_graph)
+        if is_acc or needed is not None and not _leads_to_needed(node, needed):
+            return
+    if obs is not None:
+        obs.node_begin(node, grad)
+    if is_acc:
+        if grad is not None and accumulate and needed is None:
+            _accumulate(node.variable, grad, create_graph, obs)
+        if obs is not None:
+            obs.node_end(node)
+        return
+
+    if grad is None:
+        grads_in = (None,) * len(node.next_functions)
+    else:
+        grads_in = node.backward(grad)
+    if node._hooks:
+        for fn in list(node._hooks):
+            fn(grads_in, (grad,))
+    if not retain_graph:
+        node._release()
+    for i, ((nxt, _), g) in enumerate(zip(node.next_functions, grads_in)):
+        if nxt is None or (needed is not None and nxt not in needed):
+            continue
+        if g is not None:
+            g = _validate(node, i, g, nxt)
+            prev = buffers.get(nxt)
+            buffers[nxt] = g if prev is None else _add_grads(prev, g, create_graph)
+        if obs is not None:
+            obs.edge(node, nxt, i, g)
+        deps[nxt] -= 1
+        if deps[nxt] == 0:
+            heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
+    if obs is not None:
+        obs.node_end(node)
+
+
+def _leads_to_needed(node, needed) -> bool:
+    return any(nxt is not None and nxt in needed for nxt, _ in node.next_functions)

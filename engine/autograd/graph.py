@@ -1,0 +1,140 @@
+"""Autograd graph nodes: the grad_fn objects torch users see (MulBackward0, AccumulateGrad).
+
+A node's `next_functions` are its edges: one (node or None, input_nr) pair per input, in input
+order, kept in tuples so every traversal is deterministic. `_seq` is the creation order, which
+the backward engine uses as torch does (most recently created ready node runs first).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import errors
+
+_sequence = itertools.count()
+
+
+class SavedTensor:
+    """A tensor saved for backward, with its version at save time (torch's SavedVariable)."""
+
+    __slots__ = ("tensor", "version", "output_of")
+
+    def __init__(self, tensor, output_of=None):
+        self.tensor = tensor
+        self.version = tensor._vc[0]
+        self.output_of = output_of  # name of the node that saved its own output, else None
+
+    def unpack(self):
+        t = self.tensor
+        if t._vc[0] != self.version:
+            # torch names the node that saved an output, else the tensor's grad_fn *now*
+            producer = self.output_of
+            if producer is None and t._grad_fn is not None:
+                producer = t._grad_fn.name()
+            raise RuntimeError(errors.modified_inplace(t, producer, self.version))
+        return t
+
+
+class Node:
+    """Base of every grad_fn. Subclasses set `name_` (torch's class name)."""
+
+    __slots__ = (
+        "next_functions", "_seq", "_saved", "_freed", "_needs", "_tensor_pre_hooks",
+        "_retains_grad_hooks", "_hooks", "_pre_hooks", "out_shape", "out_dtype", "__weakref__",
+        "__dict__",
+    )
+    name_ = "Node"
+
+    def name(self) -> str:
+        return self.name_
+
+    def __repr__(self) -> str:
+        return f"<{self.name_} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    # -- saved tensors ------------------------------------------------------------------------
+    def _unpack_saved(self):
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        return tuple(s.unpack() if type(s) is SavedTensor else s for s in self._saved)
+
+    def _release(self) -> None:
+        """Free saved tensors after a backward without retain_graph. Only nodes that saved a
+        real tensor can fail later: a node that saved nothing (AddBackward0) may run again."""
+        if any(type(s) is SavedTensor for s in self._saved):
+            self._saved = ()
+            self._freed = True
+
+    # -- hooks on the node itself (torch's grad_fn.register_hook / register_prehook) ----------
+    def register_hook(self, fn):
+        if self._hooks is None:
+            self._hooks = []
+        return _HookHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        return _HookHandle(self._pre_hooks, fn)
+
+    def apply_backward(self, grad):
+        raise NotImplementedError
+
+
+def init_node(node, needs) -> None:
+    node._needs = needs
+    node._saved = ()
+    node._freed = False
+    node._tensor_pre_hooks = None
+    node._retains_grad_hooks = None
+    node._hooks = None
+    node._pre_hooks = None
+    node.next_functions = ()
+    node._seq = next(_sequence)
+
+
+class AccumulateGrad(Node):
+    """The node behind a leaf that requires grad: adds incoming gradients into `.grad`."""
+
+    __slots__ = ("variable",)
+    name_ = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable):
+        init_node(self, (True,))
+        # Accumulation must happen as soon as it can: torch gives these the highest priority.
+        self._seq = float("inf")
+        self.variable = variable
+        self.out_shape = variable.shape
+        self.out_dtype = variable.dtype
+
+
+class _HookHandle:
+    """What register_hook returns: `.remove()` takes the hook out again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: list, fn):
+        self.id = next(self._ids)
+        self._hooks = hooks
+        self._entry = fn
+        hooks.append(fn)
+
+    def remove(self) -> None:
+        try:
+            self._hooks.remove(self._entry)
+        except ValueError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+HookHandle = _HookHandle

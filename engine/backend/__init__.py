@@ -1,0 +1,51 @@
+"""Selects the array backend: numpy when it imports, else pure Python.
+
+Set GRADPLAY_BACKEND=numpy|pure to choose explicitly, or call engine.use_backend(name) before
+creating tensors. Engine modules call `B.<function>` on this module, whose functions are the
+selected backend's, so switching rebinds one namespace and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+NAME = None
+_EXPORTS: list[str] = []
+
+
+def _load(name: str):
+    if name == "numpy":
+        return importlib.import_module("engine.backend.numpy_backend")
+    if name == "pure":
+        return importlib.import_module("engine.backend.pure_backend")
+    raise ValueError(f"unknown backend {name!r}: expected 'numpy' or 'pure'")
+
+
+def use(name: str) -> None:
+    """Make `name` the backend for everything created from now on."""
+    global NAME
+    impl = _load(name)
+    g = globals()
+    for k in _EXPORTS:
+        g.pop(k, None)
+    _EXPORTS.clear()
+    for k, v in vars(impl).items():
+        if not k.startswith("_") and k not in ("annotations", "np"):
+            g[k] = v
+            _EXPORTS.append(k)
+    NAME = impl.NAME
+
+
+def _initial() -> str:
+    chosen = os.environ.get("GRADPLAY_BACKEND", "").strip().lower()
+    if chosen:
+        return chosen
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "pure"
+    return "numpy"
+
+
+use(_initial())

@@ -1,0 +1,249 @@
+"""Factories: tensor, zeros, ones, full, arange, linspace, eye, rand, randn, manual_seed."""
+
+from __future__ import annotations
+
+import math
+import random as _random
+
+from . import backend as B
+from . import errors
+from . import observer as _observer
+from .dtypes import bool_, by_name, dtype as DType, float32, int64
+from .tensor import Tensor, warn
+
+
+def _report(t: Tensor, name: str) -> Tensor:
+    obs = _observer.state.observer
+    if obs is not None:
+        obs.tensor_created(t, None, name, ())
+    return t
+
+
+def _leaf(data, dt, requires_grad: bool, name: str) -> Tensor:
+    if requires_grad and not dt.is_floating_point:
+        raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_CTOR)
+    return _report(Tensor._make(data, dt, bool(requires_grad)), name)
+
+
+def _infer(data):
+    """dtype torch infers from nested Python data, checking that it is rectangular."""
+    kinds = set()
+
+    def walk(x, depth, shape):
+        if isinstance(x, Tensor):
+            if x.ndim != 0:
+                if depth == len(shape):
+                    shape.extend(x.shape)
+                kinds.add(x._dtype.name)
+                return
+            kinds.add(x._dtype.name)
+            return
+        if isinstance(x, (list, tuple)):
+            if depth == len(shape):
+                shape.append(len(x))
+            elif shape[depth] != len(x):
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
+                                 f"(got {len(x)})")
+            for item in x:
+                walk(item, depth + 1, shape)
+            return
+        if isinstance(x, bool):
+            kinds.add("bool")
+        elif isinstance(x, int):
+            kinds.add("int64")
+        elif isinstance(x, float):
+            kinds.add("float32")
+        else:
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+
+    walk(data, 0, [])
+    if not kinds:
+        return float32
+    if "float64" in kinds:
+        return by_name("float64")
+    if "float32" in kinds:
+        return float32
+    if "int64" in kinds:
+        return int64
+    return bool_
+
+
+def _plain(x):
+    if isinstance(x, Tensor):
+        return x.tolist()
+    if isinstance(x, (list, tuple)):
+        return [_plain(i) for i in x]
+    return x
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, Tensor):
+        warn(errors.COPY_CONSTRUCT_WARNING, UserWarning)
+        dt = dtype or data._dtype
+        return _leaf(B.astype(data._data, dt.name), dt, requires_grad, "tensor")
+    if hasattr(data, "__array__") and not isinstance(data, (list, tuple)):
+        arr, name = B.from_numpy_like(data)
+        dt = dtype or by_name(name)
+        return _leaf(B.astype(arr, dt.name), dt, requires_grad, "tensor")
+    dt = dtype or _infer(data)
+    if dt is int64 or dt is bool_:
+        data = _truncate(_plain(data), dt)
+    return _leaf(B.array(_plain(data), dt.name), dt, requires_grad, "tensor")
+
+
+def _truncate(x, dt):
+    if isinstance(x, list):
+        return [_truncate(i, dt) for i in x]
+    if dt is int64 and isinstance(x, float):
+        return int(x)
+    return x
+
+
+def as_tensor(data, dtype=None):
+    if isinstance(data, Tensor) and (dtype is None or dtype is data._dtype):
+        return data
+    if isinstance(data, Tensor):
+        return data.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    return tuple(int(s) for s in size)
+
+
+def zeros(*size, dtype=None, requires_grad=False, device=None):
+    dt = dtype or float32
+    return _leaf(B.zeros(_size(size), dt.name), dt, requires_grad, "zeros")
+
+
+def ones(*size, dtype=None, requires_grad=False, device=None):
+    dt = dtype or float32
+    return _leaf(B.ones(_size(size), dt.name), dt, requires_grad, "ones")
+
+
+empty = zeros
+
+
+def zeros_like(input, dtype=None, requires_grad=False, device=None):
+    dt = dtype or input._dtype
+    return _leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad, "zeros_like")
+
+
+def ones_like(input, dtype=None, requires_grad=False, device=None):
+    dt = dtype or input._dtype
+    return _leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad, "ones_like")
+
+
+def empty_like(input, dtype=None, requires_grad=False, device=None):
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    if dtype is None:
+        dtype = bool_ if isinstance(fill_value, bool) else (
+            int64 if isinstance(fill_value, int) else float32)
+    return _leaf(B.full(_size((size,)), fill_value, dtype.name), dtype, requires_grad, "full")
+
+
+def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    dt = dtype or input._dtype
+    return _leaf(B.full(B.shape(input._data), fill_value, dt.name), dt, requires_grad,
+                 "full_like")
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        dtype = float32 if any(isinstance(v, float) for v in (start, end, step)) else int64
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    return _leaf(B.arange(start, end, step, dtype.name), dtype, requires_grad, "arange")
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    dt = dtype or float32
+    return _leaf(B.linspace(start, end, int(steps), dt.name), dt, requires_grad, "linspace")
+
+
+def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    dt = dtype or float32
+    return _leaf(B.eye(n, n if m is None else m, dt.name), dt, requires_grad, "eye")
+
+
+# -- random numbers ----------------------------------------------------------------------------
+# torch's generator cannot be reproduced bit for bit; this one is seeded the same way
+# (manual_seed) and gives the same distributions, on both backends alike.
+
+class Generator:
+    def __init__(self, seed: int = 0):
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int):
+        self._seed = int(seed)
+        self._rng = _random.Random(self._seed)
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+
+default_generator = Generator(0)
+
+
+def manual_seed(seed: int) -> Generator:
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    s = _random.SystemRandom().randrange(2**63)
+    default_generator.manual_seed(s)
+    return s
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def _filled(size, dt, draw, name, requires_grad):
+    shape = _size(size)
+    n = math.prod(shape)
+    values = [draw() for _ in range(n)]
+    data = B.reshape(B.array(values, dt.name), shape)
+    return _leaf(data, dt, requires_grad, name)
+
+
+def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    rng = (generator or default_generator)._rng
+    return _filled(size, dtype or float32, rng.random, "rand", requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    rng = (generator or default_generator)._rng
+    return _filled(size, dtype or float32, lambda: rng.gauss(0.0, 1.0), "randn", requires_grad)
+
+
+def uniform_(t: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    """Fill t in place with U(a, b) samples (used by nn.init)."""
+    rng = (generator or default_generator)._rng
+    shape = B.shape(t._data)
+    values = [a + (b - a) * rng.random() for _ in range(math.prod(shape))]
+    B.assign(t._data, B.reshape(B.array(values, t._dtype.name), shape))
+    t._bump_version("uniform_")
+    return t
+
+
+def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    rng = (generator or default_generator)._rng
+    shape = B.shape(t._data)
+    values = [rng.gauss(mean, std) for _ in range(math.prod(shape))]
+    B.assign(t._data, B.reshape(B.array(values, t._dtype.name), shape))
+    t._bump_version("normal_")
+    return t
+
+
+Tensor.uniform_ = uniform_
+Tensor.normal_ = normal_
+DType = DType

@@ -1,0 +1,98 @@
+"""PyTorch's error and warning texts, in one place, so every raise matches torch word for word."""
+
+from __future__ import annotations
+
+import re
+
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+IMPLICIT_GRAD_SCALAR = "grad can be implicitly created only for scalar outputs"
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+LEAF_VIEW_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+REQUIRES_GRAD_DTYPE_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
+REQUIRES_GRAD_DTYPE = "only Tensors of floating point dtype can require gradients"
+REQUIRES_GRAD_NONLEAF = "you can only change requires_grad flags of leaf variables."
+REQUIRES_GRAD_NONLEAF_OFF = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+    "var.detach()."
+)
+NUMPY_REQUIRES_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+VIEW_NOT_COMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+COPY_CONSTRUCT_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "torch.tensor(sourceTensor)."
+)
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+
+
+def tensor_type_name(t) -> str:
+    return f"torch.{_TYPE_NAMES[t.dtype.name]}Tensor"
+
+
+def _shape_list(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def modified_inplace(t, producer: str | None, expected: int) -> str:
+    where = ""
+    if producer is not None:
+        # torch names the node without its "Backward<N>" suffix here: "output 0 of Exp"
+        short = _BACKWARD_SUFFIX.sub("", producer)
+        where = f", which is output 0 of {short},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{tensor_type_name(t)} {_shape_list(t.shape)}]{where} is at version "
+        f"{t._vc[0]}; expected version {expected} instead. Hint: enable anomaly detection to "
+        "find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+def size_mismatch(a_size: int, b_size: int, dim: int) -> str:
+    return (
+        f"The size of tensor a ({a_size}) must match the size of tensor b ({b_size}) at "
+        f"non-singleton dimension {dim}"
+    )
+
+
+def grad_size_mismatch(grad_shape, shape) -> str:
+    return (
+        f"attempting to assign a gradient of size '{_shape_list(grad_shape)}' to a tensor of "
+        f"size '{_shape_list(shape)}'. Please ensure that the gradient and the tensor are the "
+        "same size"
+    )
+
+
+def unused_input(index: int) -> str:
+    return (
+        f"The differentiated Tensor at index {index} appears to not have been used in the "
+        "graph. Set allow_unused=True if this is the desired behavior."
+    )
+
+
+def no_grad_fn(index: int) -> str:
+    return f"element {index} of tensors does not require grad and does not have a grad_fn"

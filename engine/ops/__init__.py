@@ -1,0 +1,8 @@
+"""Every differentiable operation, one class and one public function each.
+
+Importing this package registers all ops: their public functions go to the `engine`
+namespace and/or become Tensor methods, and their palette entries feed the playground UI.
+"""
+
+from . import arithmetic, compare, inplace, linalg, reduction, shape, unary  # noqa: F401
+from .registry import FUNCTIONS, METHODS, PALETTE  # noqa: F401

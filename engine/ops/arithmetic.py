@@ -1,0 +1,282 @@
+"""+ - * / ** and unary minus, with broadcasting and torch's type promotion."""
+
+from __future__ import annotations
+
+import math
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..tensor import Tensor
+from .helpers import cast, check_broadcast, float_data, promote, wrap
+from .reduction import sum_to
+from .registry import export
+
+
+def _binary_prepare(node, a, b):
+    """Common forward prologue: broadcast check, result dtype, input shapes for backward."""
+    sa, sb = B.shape(a._data), B.shape(b._data)
+    if sa != sb:
+        check_broadcast(sa, sb)
+    node.shapes = (sa, sb)
+    dt = promote(a, b)
+    return cast(a, dt), cast(b, dt), dt
+
+
+class Add(Function):
+    name_ = "AddBackward0"
+
+    def forward(self, a, b, alpha):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.alpha = alpha
+        return B.add(x, y if alpha == 1 else B.mul(y, alpha))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        gb = grad if self.alpha == 1 else grad * self.alpha
+        return sum_to(grad, sa), sum_to(gb, sb)
+
+
+class Sub(Function):
+    name_ = "SubBackward0"
+
+    def forward(self, a, b, alpha):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.alpha = alpha
+        return B.sub(x, y if alpha == 1 else B.mul(y, alpha))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        return sum_to(grad, sa), sum_to(-grad if self.alpha == 1 else grad * -self.alpha, sb)
+
+
+class Rsub(Function):
+    """`number - tensor`: torch records rsub(tensor, number), with one edge only."""
+
+    name_ = "RsubBackward1"
+
+    def forward(self, a, number):
+        b = wrap(number, a)
+        x, y, _ = _binary_prepare(self, a, b)
+        return B.sub(y, x)
+
+    def backward(self, grad):
+        return (-grad,)
+
+
+class Mul(Function):
+    name_ = "MulBackward0"
+
+    def forward(self, a, b):
+        x, y, _ = _binary_prepare(self, a, b)
+        # like torch, keep only what the inputs that require grad will need
+        self.save(b if self.needs(0) else None, a if self.needs(1) else None)
+        return B.mul(x, y)
+
+    def backward(self, grad):
+        b, a = self.saved_tensors
+        sa, sb = self.shapes
+        ga = sum_to(grad * b, sa) if self.needs(0) else None
+        gb = sum_to(grad * a, sb) if self.needs(1) else None
+        return ga, gb
+
+
+class Div(Function):
+    name_ = "DivBackward0"
+
+    def forward(self, a, b):
+        x, y, dt = _binary_prepare(self, a, b)
+        if not dt.is_floating_point:  # true division of integers gives the default float
+            x, y = B.astype(x, "float32"), B.astype(y, "float32")
+        self.save(a if self.needs(1) else None, b)
+        return B.div(x, y)
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        sa, sb = self.shapes
+        ga = sum_to(grad / b, sa) if self.needs(0) else None
+        gb = sum_to(-grad * (a / b) / b, sb) if self.needs(1) else None
+        return ga, gb
+
+
+class Reciprocal(Function):
+    name_ = "ReciprocalBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        x = float_data(a)
+        return B.div(B.scalar(1, B.dtype_name(x)), x)
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (-grad * (result * result),)
+
+
+class Neg(Function):
+    name_ = "NegBackward0"
+
+    def forward(self, a):
+        if a._dtype.name == "bool":
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        return B.neg(a._data)
+
+    def backward(self, grad):
+        return (-grad,)
+
+
+class PowScalar(Function):
+    """tensor ** number"""
+
+    name_ = "PowBackward0"
+
+    def forward(self, a, exponent):
+        self.exponent = exponent
+        self.save(a)
+        x = a._data
+        if isinstance(exponent, float) and not a._dtype.is_floating_point:
+            x = B.astype(x, "float32")
+        return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        e = self.exponent
+        if e == 0:
+            return (grad * 0,)
+        return (grad * (e * a ** (e - 1)),)
+
+
+class PowTensor(Function):
+    """tensor ** tensor"""
+
+    name_ = "PowBackward1"
+    saves_result = True
+
+    def forward(self, a, b):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.save(a, b)
+        return B.pow(x, y)
+
+    def backward(self, grad):
+        a, b, result = self.saved_tensors
+        sa, sb = self.shapes
+        ga = gb = None
+        if self.needs(0):
+            # d/da a^b = b * a^(b-1), defined as 0 where b == 0 (torch's pow_backward_self)
+            ga = sum_to(where_(b == 0, 0.0, grad * (b * a ** (b - 1))), sa)
+        if self.needs(1):
+            # d/db a^b = a^b * log(a), defined as 0 where a == 0 and b >= 0
+            gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * a.log())), sb)
+        return ga, gb
+
+
+class RPow(Function):
+    """number ** tensor: one edge, to the exponent."""
+
+    name_ = "PowBackward2"
+    saves_result = True
+
+    def forward(self, a, base):
+        self.base = base
+        x, y, _ = _binary_prepare(self, wrap(base, a), a)
+        return B.pow(x, y)
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        if self.base == 0:
+            # torch: 0 where the exponent is >= 0, i.e. where 0 ** exponent is finite
+            return (where_(result < math.inf, 0.0, grad * (result * -math.inf)),)
+        return (grad * (result * math.log(self.base)),)
+
+
+def where_(cond, a, b):
+    from .compare import where
+
+    return where(cond, a, b)
+
+
+# -- public functions --------------------------------------------------------------------------
+
+@export(palette={"code": "{0} + {1}", "arity": 2, "group": "arithmetic", "label": "a + b"})
+def add(input, other, *, alpha=1):
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    return apply(Add, (input, wrap(other, input)), alpha)
+
+
+@export(palette={"code": "{0} - {1}", "arity": 2, "group": "arithmetic", "label": "a - b"})
+def sub(input, other, *, alpha=1):
+    if not isinstance(input, Tensor):
+        return rsub(other, input)
+    return apply(Sub, (input, wrap(other, input)), alpha)
+
+
+subtract = export("subtract")(sub)
+
+
+@export()
+def rsub(input, other):
+    if isinstance(other, Tensor):
+        return sub(other, input)
+    return apply(Rsub, (input,), other)
+
+
+@export(palette={"code": "{0} * {1}", "arity": 2, "group": "arithmetic", "label": "a * b"})
+def mul(input, other):
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    return apply(Mul, (input, wrap(other, input)))
+
+
+multiply = export("multiply")(mul)
+
+
+@export(palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
+def div(input, other):
+    if not isinstance(input, Tensor):
+        # number / tensor: torch computes reciprocal(tensor) * number
+        return mul(reciprocal(other), input)
+    return apply(Div, (input, wrap(other, input)))
+
+
+divide = export("divide")(div)
+true_divide = export("true_divide")(div)
+
+
+@export()
+def reciprocal(input):
+    return apply(Reciprocal, (input,))
+
+
+@export(palette={"code": "-{0}", "arity": 1, "group": "arithmetic", "label": "-a"})
+def neg(input):
+    return apply(Neg, (input,))
+
+
+negative = export("negative")(neg)
+
+
+@export(palette={"code": "{0} ** {exponent}", "arity": 1, "group": "arithmetic",
+                 "label": "a ** n", "params": {"exponent": 2}})
+def pow(input, exponent):  # noqa: A001
+    if not isinstance(input, Tensor):
+        return apply(RPow, (exponent,), input)
+    if isinstance(exponent, Tensor):
+        return apply(PowTensor, (input, exponent))
+    return apply(PowScalar, (input,), exponent)
+
+
+# Python operators ---------------------------------------------------------------------------
+Tensor.__add__ = lambda self, other: add(self, other)
+Tensor.__radd__ = lambda self, other: add(self, other)
+Tensor.__sub__ = lambda self, other: sub(self, other)
+Tensor.__rsub__ = lambda self, other: rsub(self, other)
+Tensor.__mul__ = lambda self, other: mul(self, other)
+Tensor.__rmul__ = lambda self, other: mul(self, other)
+Tensor.__truediv__ = lambda self, other: div(self, other)
+Tensor.__rtruediv__ = lambda self, other: mul(reciprocal(self), other)
+Tensor.__pow__ = lambda self, other: pow(self, other)
+Tensor.__rpow__ = lambda self, other: pow(other, self)
+Tensor.__neg__ = lambda self: neg(self)
+Tensor.__pos__ = lambda self: self

@@ -1,0 +1,145 @@
+"""Comparisons (no gradient), where, maximum and minimum."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..dtypes import bool_
+from ..tensor import Tensor
+from .helpers import cast, check_broadcast, promote, wrap
+from .reduction import sum_to
+from .registry import export
+
+
+def _compare(fn):
+    def op(input, other):
+        other = wrap(other, input)
+        check_broadcast(B.shape(input._data), B.shape(other._data))
+        dt = promote(input, other)
+        return Tensor._make(fn(cast(input, dt), cast(other, dt)), bool_)
+
+    return op
+
+
+eq = export("eq")(_compare(B.eq))
+ne = export("ne")(_compare(B.ne))
+lt = export("lt")(_compare(B.lt))
+le = export("le")(_compare(B.le))
+gt = export("gt")(_compare(B.gt))
+ge = export("ge")(_compare(B.ge))
+
+
+def _logical(fn):
+    def op(input, other):
+        other = wrap(other, input)
+        if input._dtype is bool_ and other._dtype is bool_:
+            return Tensor._make(fn(input._data, other._data), bool_)
+        raise TypeError("bitwise and logical operators here take bool tensors")
+
+    return op
+
+
+_and = _logical(lambda a, b: B.mul(a, b))
+_or = _logical(lambda a, b: B.maximum(a, b))
+
+
+@export()
+def logical_not(input):
+    return Tensor._make(B.logical_not(input._data), bool_)
+
+
+@export()
+def isnan(input):
+    return Tensor._make(B.isnan(input._data), bool_)
+
+
+Tensor.__eq__ = lambda self, other: eq(self, other)
+Tensor.__ne__ = lambda self, other: ne(self, other)
+Tensor.__lt__ = lambda self, other: lt(self, other)
+Tensor.__le__ = lambda self, other: le(self, other)
+Tensor.__gt__ = lambda self, other: gt(self, other)
+Tensor.__ge__ = lambda self, other: ge(self, other)
+Tensor.__and__ = lambda self, other: _and(self, other)
+Tensor.__or__ = lambda self, other: _or(self, other)
+Tensor.__invert__ = lambda self: logical_not(self)
+Tensor.__hash__ = object.__hash__
+
+
+class Where(Function):
+    name_ = "WhereBackward0"
+
+    def forward(self, cond, a, b):
+        sa, sb, sc = B.shape(a._data), B.shape(b._data), B.shape(cond._data)
+        check_broadcast(sa, sb)
+        check_broadcast(B.broadcast_shapes(sa, sb), sc)
+        self.shapes = (sa, sb)
+        self.cond = cond
+        dt = promote(a, b)
+        return B.where(cond._data, cast(a, dt), cast(b, dt))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        zero = grad * 0
+        return (None,
+                sum_to(where(self.cond, grad, zero), sa) if self.needs(1) else None,
+                sum_to(where(self.cond, zero, grad), sb) if self.needs(2) else None)
+
+
+@export(palette={"code": "torch.where({0} > 0, {0}, {1})", "arity": 2, "group": "select",
+                 "label": "where(c, a, b)"})
+def where(condition, input, other):
+    if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            input = Tensor._make(B.scalar(input, "float32" if isinstance(input, float) else
+                                          "int64"))
+        else:
+            input = wrap(input, other)
+    other = wrap(other, input)
+    out = apply(Where, (condition, input, other))
+    return out
+
+
+class Maximum(Function):
+    """Ties send half the gradient to each side (torch's maximum/minimum backward)."""
+
+    name_ = "MaximumBackward0"
+    pick = staticmethod(B.maximum)
+    sign = 1
+
+    def forward(self, a, b):
+        sa, sb = B.shape(a._data), B.shape(b._data)
+        check_broadcast(sa, sb)
+        self.shapes = (sa, sb)
+        self.save(a, b)
+        dt = promote(a, b)
+        return type(self).pick(cast(a, dt), cast(b, dt))
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        sa, sb = self.shapes
+        tie = a == b
+        a_wins = a > b if self.sign > 0 else a < b
+        b_wins = b > a if self.sign > 0 else b < a
+        half = grad / 2
+        zero = grad * 0
+        ga = where(tie, half, where(a_wins, grad, zero))
+        gb = where(tie, half, where(b_wins, grad, zero))
+        return sum_to(ga, sa), sum_to(gb, sb)
+
+
+class Minimum(Maximum):
+    name_ = "MinimumBackward0"
+    pick = staticmethod(B.minimum)
+    sign = -1
+
+
+@export(palette={"code": "torch.maximum({0}, {1})", "arity": 2, "group": "select",
+                 "label": "maximum(a, b)"})
+def maximum(input, other):
+    return apply(Maximum, (input, other))
+
+
+@export(palette={"code": "torch.minimum({0}, {1})", "arity": 2, "group": "select",
+                 "label": "minimum(a, b)"})
+def minimum(input, other):
+    return apply(Minimum, (input, other))

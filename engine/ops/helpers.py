@@ -1,0 +1,72 @@
+"""Small helpers shared by the ops: scalar wrapping, type promotion, broadcasting checks."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from .. import errors
+from ..dtypes import float32, result_type
+from ..tensor import Tensor
+
+
+def wrap(value, like: Tensor) -> Tensor:
+    """A Python number as a 0-dim tensor for an op with `like` (torch's "wrapped number")."""
+    if isinstance(value, Tensor):
+        return value
+    if not isinstance(value, (bool, int, float)):
+        raise TypeError(
+            f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
+        )
+    dt = result_type((like, value))
+    t = Tensor._make(B.scalar(value, dt.name), dt)
+    t._wrapped = True
+    return t
+
+
+def promote(a: Tensor, b: Tensor):
+    return a._dtype if a._dtype is b._dtype else result_type((a, b))
+
+
+def cast(t: Tensor, dt):
+    return t._data if t._dtype is dt else B.astype(t._data, dt.name)
+
+
+def float_data(t: Tensor):
+    """The data of t as a floating array (int and bool tensors compute in float32)."""
+    return t._data if t._dtype.is_floating_point else B.astype(t._data, float32.name)
+
+
+def check_broadcast(sa: tuple, sb: tuple) -> None:
+    """Raise torch's error when shapes sa and sb do not broadcast."""
+    if sa == sb:
+        return
+    n = max(len(sa), len(sb))
+    for i in range(1, n + 1):
+        da = sa[-i] if i <= len(sa) else 1
+        db = sb[-i] if i <= len(sb) else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(errors.size_mismatch(da, db, n - i))
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim + n if dim < 0 else dim
+
+
+def dims_tuple(dim, ndim: int):
+    """Normalise a dim argument (None, int, or sequence) to a sorted tuple of dims, or None."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return (wrap_dim(dim, ndim),)
+    return tuple(sorted(wrap_dim(d, ndim) for d in dim))
+
+
+def size_args(size) -> tuple:
+    """Accept f(2, 3), f((2, 3)) and f([2, 3]) as torch does."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    return tuple(int(s) for s in size)

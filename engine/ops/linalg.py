@@ -1,0 +1,187 @@
+"""matmul and its torch decompositions: dot, mv, mm, and the folded/batched forms."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..tensor import Tensor
+from .helpers import promote
+from .registry import export
+
+_LONG = {"int64": "long int", "float32": "float", "float64": "double", "bool": "bool"}
+
+
+def _same_dtype(a, b):
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_LONG[a._dtype.name]} != "
+            f"{_LONG[b._dtype.name]}"
+        )
+
+
+class Dot(Function):
+    name_ = "DotBackward0"
+
+    def forward(self, a, b):
+        n, m = B.shape(a._data)[0], B.shape(b._data)[0]
+        if n != m:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                f"number of elements, but got {n} and {m} elements respectively"
+            )
+        self.save(b if self.needs(0) else None, a if self.needs(1) else None)
+        return B.matmul(a._data, b._data)
+
+    def backward(self, grad):
+        b, a = self.saved_tensors
+        return (grad * b if self.needs(0) else None, grad * a if self.needs(1) else None)
+
+
+class Mv(Function):
+    name_ = "MvBackward0"
+
+    def forward(self, m, v):
+        sm, sv = B.shape(m._data), B.shape(v._data)
+        if sm[1] != sv[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({sm[0]}), mat ({sm[0]}x{sm[1]}), vec ({sv[0]})"
+            )
+        self.save(v if self.needs(0) else None, m if self.needs(1) else None)
+        return B.matmul(m._data, v._data)
+
+    def backward(self, grad):
+        v, m = self.saved_tensors
+        gm = grad.unsqueeze(1) * v if self.needs(0) else None
+        gv = m.t().mv(grad) if self.needs(1) else None
+        return gm, gv
+
+
+class Mm(Function):
+    name_ = "MmBackward0"
+
+    def forward(self, a, b):
+        sa, sb = B.shape(a._data), B.shape(b._data)
+        if len(sb) != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        if len(sa) != 2:
+            raise RuntimeError("self must be a matrix")
+        if sa[1] != sb[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})"
+            )
+        self.save(b if self.needs(0) else None, a if self.needs(1) else None)
+        return B.matmul(a._data, b._data)
+
+    def backward(self, grad):
+        b, a = self.saved_tensors
+        ga = grad.mm(b.t()) if self.needs(0) else None
+        gb = a.t().mm(grad) if self.needs(1) else None
+        return ga, gb
+
+
+class Bmm(Function):
+    name_ = "BmmBackward0"
+
+    def forward(self, a, b):
+        self.save(b if self.needs(0) else None, a if self.needs(1) else None)
+        return B.matmul(a._data, b._data)
+
+    def backward(self, grad):
+        b, a = self.saved_tensors
+        ga = grad.bmm(b.transpose(1, 2)) if self.needs(0) else None
+        gb = a.transpose(1, 2).bmm(grad) if self.needs(1) else None
+        return ga, gb
+
+
+@export()
+def mm(input, mat2):
+    _same_dtype(input, mat2)
+    return apply(Mm, (input, mat2))
+
+
+@export()
+def mv(input, vec):
+    _same_dtype(input, vec)
+    return apply(Mv, (input, vec))
+
+
+@export()
+def dot(input, other):
+    _same_dtype(input, other)
+    return apply(Dot, (input, other))
+
+
+@export()
+def bmm(input, mat2):
+    _same_dtype(input, mat2)
+    return apply(Bmm, (input, mat2))
+
+
+@export(palette={"code": "{0} @ {1}", "arity": 2, "group": "linear algebra", "label": "a @ b"})
+def matmul(input, other):
+    """torch.matmul, decomposed exactly as torch records it in the graph."""
+    da, db = input.ndim, other.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
+    promote(input, other)
+    _same_dtype(input, other)
+    if da == 1 and db == 1:
+        return dot(input, other)
+    if da == 2 and db == 1:
+        return mv(input, other)
+    if da == 1 and db == 2:
+        from .shape import Squeeze
+
+        sa, sb = input.shape, other.shape
+        if sa[0] != sb[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied (1x{sa[0]} and {sb[0]}x{sb[1]})"
+            )
+        return apply(Squeeze, (input.unsqueeze(0).mm(other),), (0,), "SqueezeBackward4")
+    if da == 2 and db == 2:
+        return mm(input, other)
+    if da >= 3 and db <= 2:
+        # fold the batch dims of input into rows: one mm, then view back
+        from .shape import UnsafeView
+
+        k = input.shape[-1]
+        rows = input.reshape(-1, k)
+        if db == 1:
+            out = rows.mv(other)
+            return apply(UnsafeView, (out,), tuple(input.shape[:-1]))
+        out = rows.mm(other)
+        return apply(UnsafeView, (out,), tuple(input.shape[:-1]) + (other.shape[-1],))
+    return _batched(input, other)
+
+
+def _batched(a, b):
+    from .shape import UnsafeView
+
+    a2 = a.unsqueeze(0) if a.ndim == 1 else a
+    b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+    batch = B.broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
+    n, k = a2.shape[-2], a2.shape[-1]
+    k2, m = b2.shape[-2], b2.shape[-1]
+    if k != k2:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{_prod(batch)}, {k}] but got: [{_prod(batch)}, {k2}]."
+        )
+    a3 = a2.expand(*batch, n, k).reshape(-1, n, k)
+    b3 = b2.expand(*batch, k, m).reshape(-1, k, m)
+    out = a3.bmm(b3)
+    shape = tuple(batch) + ((n,) if a.ndim > 1 else ()) + ((m,) if b.ndim > 1 else ())
+    return apply(UnsafeView, (out,), shape)
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+Tensor.__matmul__ = lambda self, other: matmul(self, other)
+Tensor.__rmatmul__ = lambda self, other: matmul(other, self)

@@ -1,0 +1,381 @@
+"""Reductions (sum mean amax amin max min) and softmax/log_softmax, plus sum_to, the one helper
+that undoes broadcasting in every backward formula."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..tensor import Tensor
+from .helpers import dims_tuple, float_data, wrap_dim
+from .registry import export
+
+
+def sum_to(grad: Tensor, shape: tuple) -> Tensor:
+    """Sum grad over the dimensions that broadcasting added or stretched, back to `shape`."""
+    gshape = B.shape(grad._data)
+    if gshape == shape:
+        return grad
+    lead = len(gshape) - len(shape)
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and gshape[lead + i] != 1:
+            dims.append(lead + i)
+    out = grad.sum(dims, keepdim=True) if dims else grad
+    if lead:
+        out = out.reshape(shape)
+    elif B.shape(out._data) != shape:
+        out = out.reshape(shape)
+    return out
+
+
+def _restore(grad: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
+    """Give a reduced gradient its reduced dims back (size 1) so it broadcasts to the input."""
+    if keepdim or dims is None:
+        return grad if dims is not None or keepdim else grad
+    for d in dims:
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def _sum_dtype(t):
+    # sum/mean of integer or bool tensors: torch sums bool and int as int64
+    return t._data if t._dtype.is_floating_point or t._dtype.name == "int64" else B.astype(
+        t._data, "int64")
+
+
+class Sum(Function):
+    name_ = "SumBackward0"
+
+    def forward(self, a):
+        self.shape = B.shape(a._data)
+        return B.sum(_sum_dtype(a), None, False)
+
+    def backward(self, grad):
+        return (grad.expand(self.shape),)
+
+
+class SumDim(Function):
+    name_ = "SumBackward1"
+
+    def forward(self, a, dims, keepdim):
+        self.shape = B.shape(a._data)
+        self.dims, self.keepdim = dims, keepdim
+        return B.sum(_sum_dtype(a), dims, keepdim)
+
+    def backward(self, grad):
+        g = _restore(grad, self.dims, len(self.shape), self.keepdim)
+        return (g.expand(self.shape),)
+
+
+class Mean(Function):
+    name_ = "MeanBackward0"
+
+    def forward(self, a):
+        _require_float(a, "mean")
+        self.shape = B.shape(a._data)
+        self.count = B.numel(a._data)
+        return B.mean(a._data, None, False)
+
+    def backward(self, grad):
+        return (grad.expand(self.shape) / self.count,)
+
+
+class MeanDim(Function):
+    name_ = "MeanBackward1"
+
+    def forward(self, a, dims, keepdim):
+        _require_float(a, "mean")
+        self.shape = B.shape(a._data)
+        self.dims, self.keepdim = dims, keepdim
+        count = 1
+        for d in dims:
+            count *= self.shape[d]
+        self.count = count
+        return B.mean(a._data, dims, keepdim)
+
+    def backward(self, grad):
+        g = _restore(grad, self.dims, len(self.shape), self.keepdim)
+        return (g.expand(self.shape) / self.count,)
+
+
+def _require_float(a, name):
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {_TORCH_TYPE[a._dtype.name]}"
+        )
+
+
+_TORCH_TYPE = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
+
+
+class Amax(Function):
+    """amax/amin over dims: ties share the gradient evenly (torch's scale_grad_by_count)."""
+
+    name_ = "AmaxBackward0"
+    saves_result = True
+    reduce = staticmethod(lambda a, dims, keepdim: B.amax(a, dims, keepdim))
+
+    def forward(self, a, dims, keepdim):
+        self.save(a)
+        self.dims, self.keepdim = dims, keepdim
+        if B.numel(a._data) == 0:
+            raise IndexError(
+                f"{self.name_[:4].lower()}(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        return self.reduce(a._data, dims, keepdim)
+
+    def backward(self, grad):
+        a, result = self.saved_tensors
+        nd = a.ndim
+        g = _restore(grad, self.dims, nd, self.keepdim)
+        r = _restore(result, self.dims, nd, self.keepdim)
+        mask = a == r
+        count = mask.sum(self.dims if self.dims is not None else list(range(nd)), keepdim=True)
+        return (g * mask / count,)
+
+
+class Amin(Amax):
+    name_ = "AminBackward0"
+    reduce = staticmethod(lambda a, dims, keepdim: B.amin(a, dims, keepdim))
+
+
+class MaxAll(Function):
+    """max()/min() of the whole tensor: ties share the gradient evenly."""
+
+    name_ = "MaxBackward1"
+    saves_result = True
+    reduce = staticmethod(lambda a: B.amax(a, None, False))
+
+    def forward(self, a):
+        if B.numel(a._data) == 0:
+            raise RuntimeError(
+                f"{self.name_[:3].lower()}(): Expected reduction dim to be specified for "
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
+            )
+        self.save(a)
+        return self.reduce(a._data)
+
+    def backward(self, grad):
+        a, result = self.saved_tensors
+        mask = a == result
+        return (grad * mask / mask.sum(),)
+
+
+class MinAll(MaxAll):
+    name_ = "MinBackward1"
+    reduce = staticmethod(lambda a: B.amin(a, None, False))
+
+
+class MaxDim(Function):
+    """max(dim)/min(dim): the gradient goes to the one index returned (the first extreme)."""
+
+    name_ = "MaxBackward0"
+    find = staticmethod(lambda a, dim: B.argmax(a, dim, True))
+
+    def forward(self, a, dim, keepdim):
+        self.shape = B.shape(a._data)
+        self.dim, self.keepdim = dim, keepdim
+        idx = self.find(a._data, dim)
+        self.indices = idx
+        values = B.take_along(a._data, idx, dim) if hasattr(B, "take_along") else None
+        if values is None:
+            values = _take_along(a._data, idx, dim)
+        if not keepdim:
+            values = B.reshape(values, _drop(self.shape, dim))
+        return values
+
+    def backward(self, grad):
+        g = grad if self.keepdim else grad.unsqueeze(self.dim)
+        return (_scatter_along(g, self.indices, self.dim, self.shape),)
+
+
+class MinDim(MaxDim):
+    name_ = "MinBackward0"
+    find = staticmethod(lambda a, dim: B.argmin(a, dim, True))
+
+
+def _drop(shape, dim):
+    return shape[:dim] + shape[dim + 1:]
+
+
+def _index_grid(idx_shape, dim, idx):
+    """An advanced index selecting, along dim, the positions in idx (keepdim shape)."""
+    index = []
+    nd = len(idx_shape)
+    for d in range(nd):
+        if d == dim:
+            index.append(idx)
+        else:
+            shape = [1] * nd
+            shape[d] = idx_shape[d]
+            index.append(B.reshape(B.arange(0, idx_shape[d], 1, "int64"), tuple(shape)))
+    return tuple(index)
+
+
+def _take_along(a, idx, dim):
+    if B.ndim(a) == 0:
+        return a
+    return B.getitem(a, _index_grid(B.shape(idx), dim, idx))
+
+
+def _scatter_along(g: Tensor, idx, dim, shape) -> Tensor:
+    """A tensor of `shape` holding g at idx along dim and zeros elsewhere (differentiable)."""
+    return apply(ScatterAlong, (g,), idx, dim, shape)
+
+
+class ScatterAlong(Function):
+    """Backward helper of max(dim): torch records it as an index scatter of the gradient."""
+
+    name_ = "ValueSelectingReductionBackwardBackward0"
+
+    def forward(self, g, idx, dim, shape):
+        self.idx, self.dim = idx, dim
+        if len(shape) == 0:
+            return B.copy(g._data)
+        index = _index_grid(B.shape(idx), dim, idx)
+        return B.index_add(shape, index, g._data, g._dtype.name)
+
+    def backward(self, grad):
+        if grad.ndim == 0:
+            return (grad,)
+        return (Tensor._make(_take_along(grad._data, self.idx, self.dim)),)
+
+
+class Softmax(Function):
+    name_ = "SoftmaxBackward0"
+    saves_result = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        x = float_data(a)
+        return B.exp(B.sub(x, B.logsumexp(x, dim)))
+
+    def backward(self, grad):
+        (y,) = self.saved_tensors
+        return (y * (grad - (grad * y).sum(self.dim, keepdim=True)),)
+
+
+class LogSoftmax(Function):
+    name_ = "LogSoftmaxBackward0"
+    saves_result = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        x = float_data(a)
+        return B.sub(x, B.logsumexp(x, dim))
+
+    def backward(self, grad):
+        (y,) = self.saved_tensors
+        return (grad - y.exp() * grad.sum(self.dim, keepdim=True),)
+
+
+# -- public functions --------------------------------------------------------------------------
+
+return_types_max = namedtuple("max", ["values", "indices"])
+return_types_min = namedtuple("min", ["values", "indices"])
+for _nt in (return_types_max, return_types_min):
+    _nt.__module__ = "torch.return_types"
+    _nt.__repr__ = lambda self: (
+        f"torch.return_types.{type(self).__name__}(\nvalues={self.values!r},\n"
+        f"indices={self.indices!r})"
+    )
+
+
+@export(palette={"code": "{0}.sum()", "arity": 1, "group": "reduction", "label": "sum(a)"})
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        if dim is None:
+            return apply(Sum, (input,))
+    dims = dims_tuple(dim, input.ndim) if dim != () and dim != [] else tuple(range(input.ndim))
+    return apply(SumDim, (input,), dims, keepdim)
+
+
+@export(palette={"code": "{0}.mean()", "arity": 1, "group": "reduction", "label": "mean(a)"})
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return apply(Mean, (input,))
+    return apply(MeanDim, (input,), dims_tuple(dim, input.ndim), keepdim)
+
+
+@export()
+def amax(input, dim=(), keepdim=False):
+    dims = None if dim == () or dim == [] else dims_tuple(dim, input.ndim)
+    return apply(Amax, (input,), dims, keepdim)
+
+
+@export()
+def amin(input, dim=(), keepdim=False):
+    dims = None if dim == () or dim == [] else dims_tuple(dim, input.ndim)
+    return apply(Amin, (input,), dims, keepdim)
+
+
+def _extreme(full_cls, dim_cls, result_type, input, dim, keepdim, other):
+    if other is not None:
+        from .compare import maximum, minimum
+
+        return (maximum if full_cls is MaxAll else minimum)(input, other)
+    if dim is None:
+        return apply(full_cls, (input,))
+    if isinstance(dim, Tensor):
+        from .compare import maximum, minimum
+
+        return (maximum if full_cls is MaxAll else minimum)(input, dim)
+    d = wrap_dim(dim, input.ndim)
+    values = apply(dim_cls, (input,), d, keepdim)
+    node = values._grad_fn if values._grad_fn is not None else None
+    idx_arr = node.indices if node is not None else None
+    if idx_arr is None:
+        idx_arr = (B.argmax if full_cls is MaxAll else B.argmin)(input._data, d, True)
+    if not keepdim:
+        idx_arr = B.reshape(idx_arr, _drop(B.shape(input._data), d))
+    return result_type(values, Tensor._make(idx_arr))
+
+
+@export(palette={"code": "{0}.max()", "arity": 1, "group": "reduction", "label": "max(a)"})
+def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
+    return _extreme(MaxAll, MaxDim, return_types_max, input, dim, keepdim, other)
+
+
+@export(palette={"code": "{0}.min()", "arity": 1, "group": "reduction", "label": "min(a)"})
+def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
+    return _extreme(MinAll, MinDim, return_types_min, input, dim, keepdim, other)
+
+
+@export()
+def argmax(input, dim=None, keepdim=False):
+    if dim is None:
+        flat = B.reshape(input._data, (-1,))
+        return Tensor._make(B.reshape(B.argmax(flat, 0, False), ()))
+    return Tensor._make(B.argmax(input._data, wrap_dim(dim, input.ndim), keepdim))
+
+
+@export()
+def argmin(input, dim=None, keepdim=False):
+    if dim is None:
+        flat = B.reshape(input._data, (-1,))
+        return Tensor._make(B.reshape(B.argmin(flat, 0, False), ()))
+    return Tensor._make(B.argmin(input._data, wrap_dim(dim, input.ndim), keepdim))
+
+
+@export(palette={"code": "{0}.softmax(dim={dim})", "arity": 1, "group": "reduction",
+                 "label": "softmax(a)", "params": {"dim": -1}})
+def softmax(input, dim, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    return apply(Softmax, (input,), wrap_dim(dim, input.ndim))
+
+
+@export(palette={"code": "{0}.log_softmax(dim={dim})", "arity": 1, "group": "reduction",
+                 "label": "log_softmax(a)", "params": {"dim": -1}})
+def log_softmax(input, dim, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    return apply(LogSoftmax, (input,), wrap_dim(dim, input.ndim))

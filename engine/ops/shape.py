@@ -1,0 +1,559 @@
+"""Shape and indexing ops (views where torch makes views), cat/stack, clone and dtype casts."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..dtypes import by_name, dtype as DType
+from ..tensor import Tensor, warn
+from .helpers import size_args, wrap_dim
+from .registry import export
+
+
+def _infer_shape(shape, numel: int) -> tuple:
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            known *= s
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
+                               f"size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size "
+                           f"{numel}")
+    return shape
+
+
+class View(Function):
+    name_ = "ViewBackward0"
+    is_view = True
+
+    def forward(self, a, shape):
+        self.in_shape = B.shape(a._data)
+        out = B.view(a._data, shape)
+        if out is None:
+            from .. import errors
+
+            raise RuntimeError(errors.VIEW_NOT_COMPATIBLE)
+        return out
+
+    def backward(self, grad):
+        return (grad.reshape(self.in_shape),)
+
+
+class UnsafeView(Function):
+    """The reshape that follows a copy (reshape of a non-contiguous tensor, folded matmul)."""
+
+    name_ = "UnsafeViewBackward0"
+
+    def forward(self, a, shape):
+        self.in_shape = B.shape(a._data)
+        return B.reshape(B.contiguous(a._data), shape)
+
+    def backward(self, grad):
+        return (grad.reshape(self.in_shape),)
+
+
+class Clone(Function):
+    name_ = "CloneBackward0"
+
+    def forward(self, a):
+        return B.copy(a._data)
+
+    def backward(self, grad):
+        return (grad,)
+
+
+class Transpose(Function):
+    name_ = "TransposeBackward0"
+    is_view = True
+
+    def forward(self, a, d0, d1):
+        self.dims = (d0, d1)
+        return B.transpose(a._data, d0, d1)
+
+    def backward(self, grad):
+        return (grad.transpose(*self.dims),)
+
+
+class T(Transpose):
+    name_ = "TBackward0"
+
+    def backward(self, grad):
+        return (grad.t(),)
+
+
+class Permute(Function):
+    name_ = "PermuteBackward0"
+    is_view = True
+
+    def forward(self, a, dims):
+        self.dims = dims
+        return B.permute(a._data, dims)
+
+    def backward(self, grad):
+        inverse = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inverse[d] = i
+        return (grad.permute(*inverse),)
+
+
+class Squeeze(Function):
+    """squeeze() / squeeze(dim) / squeeze(dims): torch's SqueezeBackward0/1/2 (and 4 for the
+    squeeze inside a 1-D @ 2-D matmul)."""
+
+    name_ = "SqueezeBackward0"
+    is_view = True
+
+    def forward(self, a, dims, name):
+        if name is not None:
+            self.name_ = name
+        self.in_shape = B.shape(a._data)
+        shape = tuple(s for i, s in enumerate(self.in_shape) if not (s == 1 and i in dims))
+        return B.reshape(a._data, shape)
+
+    def backward(self, grad):
+        return (grad.reshape(self.in_shape),)
+
+
+class Unsqueeze(Function):
+    name_ = "UnsqueezeBackward0"
+    is_view = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        shape = B.shape(a._data)
+        return B.reshape(a._data, shape[:dim] + (1,) + shape[dim:])
+
+    def backward(self, grad):
+        return (grad.squeeze(self.dim),)
+
+
+class Expand(Function):
+    name_ = "ExpandBackward0"
+    is_view = True
+
+    def forward(self, a, shape):
+        from .reduction import sum_to  # noqa: F401  (backward uses it)
+
+        self.in_shape = B.shape(a._data)
+        return B.expand(a._data, shape)
+
+    def backward(self, grad):
+        from .reduction import sum_to
+
+        return (sum_to(grad, self.in_shape),)
+
+
+class Select(Function):
+    name_ = "SelectBackward0"
+    is_view = True
+
+    def forward(self, a, dim, index):
+        shape = B.shape(a._data)
+        size = shape[dim]
+        if not -size <= index < size:
+            raise IndexError(
+                f"index {index} is out of bounds for dimension {dim} with size {size}"
+            )
+        self.in_shape, self.dim, self.index = shape, dim, index
+        return B.getitem(a._data, (slice(None),) * dim + (index,))
+
+    def backward(self, grad):
+        return (apply(SelectScatter, (grad,), self.in_shape, self.dim, self.index),)
+
+
+class SelectScatter(Function):
+    """Backward of select: the gradient placed into zeros of the input's shape."""
+
+    name_ = "SelectBackwardBackward0"
+
+    def forward(self, g, shape, dim, index):
+        self.dim, self.index = dim, index
+        out = B.zeros(shape, g._dtype.name)
+        B.setitem(out, (slice(None),) * dim + (index,), g._data)
+        return out
+
+    def backward(self, grad):
+        return (grad.select(self.dim, self.index),)
+
+
+class Slice(Function):
+    name_ = "SliceBackward0"
+    is_view = True
+
+    def forward(self, a, dim, sl):
+        self.in_shape, self.dim, self.sl = B.shape(a._data), dim, sl
+        return B.getitem(a._data, (slice(None),) * dim + (sl,))
+
+    def backward(self, grad):
+        return (apply(SliceScatter, (grad,), self.in_shape, self.dim, self.sl),)
+
+
+class SliceScatter(Function):
+    name_ = "SliceBackwardBackward0"
+
+    def forward(self, g, shape, dim, sl):
+        self.dim, self.sl = dim, sl
+        out = B.zeros(shape, g._dtype.name)
+        B.setitem(out, (slice(None),) * dim + (sl,), g._data)
+        return out
+
+    def backward(self, grad):
+        return (apply(Slice, (grad,), self.dim, self.sl),)
+
+
+class Index(Function):
+    """Advanced indexing (integer lists/tensors, boolean masks): a copy, not a view."""
+
+    name_ = "IndexBackward0"
+
+    def forward(self, a, index):
+        self.in_shape, self.index = B.shape(a._data), index
+        try:
+            return B.getitem(a._data, index)
+        except IndexError as e:
+            raise IndexError(str(e)) from None
+
+    def backward(self, grad):
+        return (apply(IndexPut, (grad,), self.in_shape, self.index),)
+
+
+class IndexPut(Function):
+    name_ = "IndexPutBackward0"
+
+    def forward(self, g, shape, index):
+        self.index = index
+        return B.index_add(shape, index, g._data, g._dtype.name)
+
+    def backward(self, grad):
+        return (apply(Index, (grad,), self.index),)
+
+
+class Cat(Function):
+    name_ = "CatBackward0"
+
+    def forward(self, *args):
+        *tensors, dim = args
+        self.dim = dim
+        self.sizes = [B.shape(t._data)[dim] for t in tensors]
+        return B.concat([t._data for t in tensors], dim)
+
+    def backward(self, grad):
+        out, start = [], 0
+        for n in self.sizes:
+            out.append(grad.narrow(self.dim, start, n))
+            start += n
+        return tuple(out)
+
+
+class Stack(Function):
+    name_ = "StackBackward0"
+
+    def forward(self, *args):
+        *tensors, dim = args
+        self.dim = dim
+        shapes = {B.shape(t._data) for t in tensors}
+        if len(shapes) > 1:
+            s = [B.shape(t._data) for t in tensors]
+            first = s[0]
+            bad = next(i for i, x in enumerate(s) if x != first)
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, first))}] at entry 0 and "
+                f"[{', '.join(map(str, s[bad]))}] at entry {bad}"
+            )
+        return B.stack([t._data for t in tensors], dim)
+
+    def backward(self, grad):
+        return tuple(grad.select(self.dim, i) for i in range(grad.shape[self.dim]))
+
+
+class ToCopy(Function):
+    name_ = "ToCopyBackward0"
+
+    def forward(self, a, dt):
+        self.src = a._dtype
+        return B.astype(a._data, dt.name)
+
+    def backward(self, grad):
+        return (grad.to(self.src),)
+
+
+# -- public functions --------------------------------------------------------------------------
+
+@export(function=False)
+def view(input, *shape):
+    if len(shape) == 1 and isinstance(shape[0], DType):
+        raise NotImplementedError("view(dtype) is not supported")
+    shape = _infer_shape(size_args(shape), input.numel())
+    return apply(View, (input,), shape)
+
+
+@export(palette={"code": "{0}.reshape({shape})", "arity": 1, "group": "shape",
+                 "label": "reshape(a)", "params": {"shape": "-1"}})
+def reshape(input, *shape):
+    shape = _infer_shape(size_args(shape), input.numel())
+    if B.view(input._data, shape) is not None:
+        return apply(View, (input,), shape)
+    return apply(UnsafeView, (apply(Clone, (input,)),), shape)
+
+
+@export(palette={"code": "{0}.flatten()", "arity": 1, "group": "shape", "label": "flatten(a)"})
+def flatten(input, start_dim=0, end_dim=-1):
+    nd = input.ndim
+    if nd == 0:
+        return input.reshape(1)
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
+    if s == e:
+        return input
+    shape = input.shape
+    n = 1
+    for d in shape[s:e + 1]:
+        n *= d
+    return input.reshape(tuple(shape[:s]) + (n,) + tuple(shape[e + 1:]))
+
+
+@export(palette={"code": "{0}.transpose(0, 1)", "arity": 1, "group": "shape",
+                 "label": "transpose(a)"})
+def transpose(input, dim0, dim1):
+    nd = input.ndim
+    return apply(Transpose, (input,), wrap_dim(dim0, nd), wrap_dim(dim1, nd))
+
+
+swapaxes = export("swapaxes")(transpose)
+
+
+@export(palette={"code": "{0}.t()", "arity": 1, "group": "shape", "label": "t(a)"})
+def t(input):
+    nd = input.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    if nd < 2:
+        return apply(T, (input,), 0, 0)
+    return apply(T, (input,), 0, 1)
+
+
+@export()
+def permute(input, *dims):
+    dims = tuple(wrap_dim(d, input.ndim) for d in size_args(dims))
+    return apply(Permute, (input,), dims)
+
+
+def _T(self):
+    nd = self.ndim
+    if nd != 2:
+        warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+            UserWarning,
+        )
+    return permute(self, *range(nd - 1, -1, -1))
+
+
+Tensor.T = property(_T)
+Tensor.mT = property(lambda self: self.transpose(-2, -1))
+
+
+@export(palette={"code": "{0}.squeeze()", "arity": 1, "group": "shape", "label": "squeeze(a)"})
+def squeeze(input, dim=None):
+    nd = input.ndim
+    if dim is None:
+        return apply(Squeeze, (input,), tuple(range(nd)), None)
+    if isinstance(dim, (tuple, list)):
+        return apply(Squeeze, (input,), tuple(wrap_dim(d, nd) for d in dim), "SqueezeBackward2")
+    return apply(Squeeze, (input,), (wrap_dim(dim, nd),), "SqueezeBackward1")
+
+
+@export(palette={"code": "{0}.unsqueeze(0)", "arity": 1, "group": "shape",
+                 "label": "unsqueeze(a)"})
+def unsqueeze(input, dim):
+    return apply(Unsqueeze, (input,), wrap_dim(dim, input.ndim + 1))
+
+
+@export(function=False)
+def expand(input, *sizes):
+    sizes = size_args(sizes)
+    shape = B.shape(input._data)
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=["
+            f"{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) must be "
+            f"greater or equal to the number of dimensions in the tensor ({len(shape)})"
+        )
+    lead = len(sizes) - len(shape)
+    out = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            out.append(s)
+            continue
+        cur = shape[i - lead]
+        if s == -1:
+            out.append(cur)
+        elif cur != 1 and cur != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"Tensor sizes: [{', '.join(map(str, shape))}]"
+            )
+        else:
+            out.append(s)
+    out = tuple(out)
+    return apply(Expand, (input,), out)
+
+
+@export(function=False)
+def expand_as(input, other):
+    return expand(input, *other.shape)
+
+
+@export()
+def select(input, dim, index):
+    return apply(Select, (input,), wrap_dim(dim, input.ndim), index)
+
+
+@export()
+def narrow(input, dim, start, length):
+    dim = wrap_dim(dim, input.ndim)
+    return apply(Slice, (input,), dim, slice(start, start + length, 1))
+
+
+@export()
+def unbind(input, dim=0):
+    dim = wrap_dim(dim, input.ndim)
+    return tuple(select(input, dim, i) for i in range(input.shape[dim]))
+
+
+def _is_advanced(ix) -> bool:
+    return isinstance(ix, (list, Tensor)) or B.is_array(ix)
+
+
+def getitem(self, index):
+    """torch's indexing: ints select, slices slice (skipping ':' of the whole dim), None adds a
+    dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    n_real = sum(1 for ix in index if ix is not None and ix is not Ellipsis and not (
+        isinstance(ix, Tensor) and ix._dtype.name == "bool"))
+    n_real += sum(ix.ndim for ix in index if isinstance(ix, Tensor) and ix._dtype.name == "bool")
+    nd = self.ndim
+    if n_real > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    out = self
+    dim = 0
+    advanced = []  # (dim in the result, index array)
+    for ix in index:
+        if ix is Ellipsis:
+            dim += nd - n_real
+            nd_rest = 0  # noqa: F841
+            continue
+        if ix is None:
+            out = apply(Unsqueeze, (out,), dim)
+            dim += 1
+            continue
+        if isinstance(ix, bool):
+            raise NotImplementedError("indexing with a Python bool is not supported")
+        if isinstance(ix, int) or (isinstance(ix, Tensor) and ix.ndim == 0 and
+                                    ix._dtype.name == "int64"):
+            out = apply(Select, (out,), dim, int(ix))
+            continue
+        if isinstance(ix, slice):
+            size = out.shape[dim]
+            start, stop, step = ix.indices(size)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if not (start == 0 and stop >= size and step == 1):
+                out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
+            dim += 1
+            continue
+        if _is_advanced(ix):
+            arr = ix._data if isinstance(ix, Tensor) else B.array(ix, "int64")
+            if isinstance(ix, Tensor) and ix._dtype.name == "bool":
+                advanced.append((dim, arr))
+                dim += ix.ndim
+            else:
+                advanced.append((dim, arr))
+                dim += 1
+            continue
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+            "are valid indices (got " + type(ix).__name__ + ")"
+        )
+    if advanced:
+        full = [slice(None)] * out.ndim
+        for d, arr in advanced:
+            full[d] = arr
+        # drop trailing full slices so a single mask index stays a mask index
+        while full and isinstance(full[-1], slice):
+            full.pop()
+        out = apply(Index, (out,), tuple(full) if len(full) != 1 else full[0])
+    return out
+
+
+Tensor.__getitem__ = getitem
+
+
+@export(palette={"code": "torch.cat([{0}, {1}])", "arity": 2, "group": "shape",
+                 "label": "cat([a, b])"})
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    dim = wrap_dim(dim, tensors[0].ndim)
+    return apply(Cat, tuple(tensors), dim)
+
+
+concat = export("concat", method=False)(cat)
+
+
+@export(palette={"code": "torch.stack([{0}, {1}])", "arity": 2, "group": "shape",
+                 "label": "stack([a, b])"})
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    dim = wrap_dim(dim, tensors[0].ndim + 1)
+    return apply(Stack, tuple(tensors), dim)
+
+
+@export(palette={"code": "{0}.clone()", "arity": 1, "group": "graph", "label": "clone(a)"})
+def clone(input):
+    return apply(Clone, (input,))
+
+
+@export(function=False)
+def contiguous(input):
+    if B.is_contiguous(input._data):
+        return input
+    return apply(Clone, (input,))
+
+
+def _to(self, *args, **kwargs):
+    dt = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, DType):
+            dt = a
+        elif isinstance(a, Tensor):
+            dt = a._dtype
+        elif isinstance(a, str) and a != "cpu":
+            raise RuntimeError(f"gradplay runs on the CPU only; cannot move to {a!r}")
+    if dt is None or dt is self._dtype:
+        return self
+    return apply(ToCopy, (self,), dt)
+
+
+Tensor.to = _to
+Tensor.float = lambda self: _to(self, by_name("float32"))
+Tensor.double = lambda self: _to(self, by_name("float64"))
+Tensor.long = lambda self: _to(self, by_name("int64"))
+Tensor.bool = lambda self: _to(self, by_name("bool"))
+Tensor.type_as = lambda self, other: _to(self, other._dtype)
+Tensor.cpu = lambda self: self

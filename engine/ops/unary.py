@@ -1,0 +1,234 @@
+"""Element-wise functions of one tensor: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..tensor import Tensor
+from .helpers import float_data
+from .registry import export
+
+
+class Exp(Function):
+    name_ = "ExpBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        return B.exp(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * result,)
+
+
+class Log(Function):
+    name_ = "LogBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.log(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / a,)
+
+
+class Sqrt(Function):
+    name_ = "SqrtBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        return B.sqrt(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad / (2 * result),)
+
+
+class Abs(Function):
+    name_ = "AbsBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.abs(a._data)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * a.sgn(),)  # subgradient 0 at 0, as torch
+
+
+class Sign(Function):
+    name_ = "SignBackward0"
+
+    def forward(self, a):
+        return B.sign(a._data)
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+class Sgn(Sign):
+    name_ = "SgnBackward0"
+
+
+class Sin(Function):
+    name_ = "SinBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.sin(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * a.cos(),)
+
+
+class Cos(Function):
+    name_ = "CosBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.cos(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * -a.sin(),)
+
+
+class Tanh(Function):
+    name_ = "TanhBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        return B.tanh(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * (1 - result * result),)
+
+
+class Sigmoid(Function):
+    name_ = "SigmoidBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        return B.sigmoid(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * (result * (1 - result)),)
+
+
+class Relu(Function):
+    name_ = "ReluBackward0"
+    saves_result = True
+
+    def forward(self, a):
+        return B.maximum(a._data, B.scalar(0, a._dtype.name))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        # subgradient 0 at 0 (torch's threshold_backward)
+        return (grad * (result > 0),)
+
+
+class Clamp(Function):
+    """clamp with number bounds; the gradient passes where min <= x <= max (bounds included)."""
+
+    name_ = "ClampBackward1"
+
+    def forward(self, a, lo, hi):
+        self.save(a)
+        self.lo, self.hi = lo, hi
+        x = a._data
+        if not a._dtype.is_floating_point and (isinstance(lo, float) or isinstance(hi, float)):
+            x = B.astype(x, "float32")
+        dt = B.dtype_name(x)
+        return B.clip(x, None if lo is None else B.scalar(lo, dt),
+                      None if hi is None else B.scalar(hi, dt))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        mask = None
+        if self.lo is not None:
+            mask = a >= self.lo
+        if self.hi is not None:
+            upper = a <= self.hi
+            mask = upper if mask is None else mask & upper
+        return (grad * mask,)
+
+
+class ClampTensor(Function):
+    """clamp with tensor bounds: the gradient goes to whichever of x, min, max was chosen.
+    Inputs are (x, min) , (x, max) or (x, min, max): torch has no edge for an absent bound."""
+
+    name_ = "ClampBackward0"
+
+    def forward(self, a, *rest):
+        *bounds, which = rest
+        self.which = which
+        self.save(a, *bounds)
+        out = a._data
+        for kind, b in zip(which, bounds):
+            out = B.maximum(out, b._data) if kind == "min" else B.minimum(out, b._data)
+        return out
+
+    def backward(self, grad):
+        from .compare import where
+
+        a, *bounds = self.saved_tensors
+        keep = None
+        grads = []
+        for kind, b in zip(self.which, bounds):
+            inside = a >= b if kind == "min" else a <= b
+            grads.append(where(inside, 0.0, grad))
+            keep = inside if keep is None else keep & inside
+        return (where(keep, grad, 0.0), *grads)
+
+
+def _unary(cls, name, label=None):
+    def fn(input):
+        return apply(cls, (input,))
+
+    fn.__name__ = name
+    fn.__doc__ = f"torch.{name}"
+    return export(name, palette={"code": f"{{0}}.{name}()", "arity": 1, "group": "unary",
+                                 "label": label or f"{name}(a)"})(fn)
+
+
+exp = _unary(Exp, "exp")
+log = _unary(Log, "log")
+sqrt = _unary(Sqrt, "sqrt")
+abs = _unary(Abs, "abs")  # noqa: A001
+sin = _unary(Sin, "sin")
+cos = _unary(Cos, "cos")
+tanh = _unary(Tanh, "tanh")
+sigmoid = _unary(Sigmoid, "sigmoid")
+relu = _unary(Relu, "relu")
+
+
+@export()
+def sign(input):
+    return apply(Sign, (input,))
+
+
+@export()
+def sgn(input):
+    return apply(Sgn, (input,))
+
+
+@export(palette={"code": "{0}.clamp(min={min}, max={max})", "arity": 1, "group": "unary",
+                 "label": "clamp(a)", "params": {"min": 0.0, "max": 1.0}})
+def clamp(input, min=None, max=None):  # noqa: A002
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        from .helpers import wrap
+
+        which = tuple(k for k, v in (("min", min), ("max", max)) if v is not None)
+        bounds = tuple(wrap(v, input) for v in (min, max) if v is not None)
+        return apply(ClampTensor, (input, *bounds), which)
+    return apply(Clamp, (input,), min, max)
+
+
+clip = export("clip")(clamp)

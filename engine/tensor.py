@@ -1,0 +1,334 @@
+"""The Tensor: an array plus the autograd state torch keeps beside it.
+
+Operations live in engine/ops/ (one op in one place) and attach themselves as methods; this
+module holds only state, properties and the methods that are not operations.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from . import backend as B
+from . import errors
+from . import observer as _observer
+from .autograd import grad_mode
+from .autograd.graph import AccumulateGrad, HookHandle
+from .dtypes import by_name
+from .printing import Size, format_tensor
+
+
+def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
+    """Issue a warning as torch would, and tell the observer."""
+    warnings.warn(message, category, stacklevel=stacklevel + 1)
+    obs = _observer.state.observer
+    if obs is not None:
+        obs.warning(message, category)
+
+
+class Tensor:
+    __slots__ = (
+        "_data",  # backend array (shared with views and with .data/.detach() results)
+        "_dtype",
+        "_requires_grad",
+        "_grad_fn",  # the Node that produced this tensor; None for leaves
+        "_grad",
+        "_vc",  # version counter: a one-element list shared by views of the same memory
+        "_retains_grad",
+        "_hooks",  # tensor hooks of a leaf (non-leaf hooks live on the grad_fn)
+        "_base",  # the tensor this one is a view of, or None
+        "_grad_acc",  # cached AccumulateGrad node of a leaf that requires grad
+        "_wrapped",  # a Python number turned into a tensor for an operation
+        "__weakref__",
+        "__dict__",
+    )
+
+    # -- construction (internal; users call engine.tensor and the factories) ------------------
+    @classmethod
+    def _make(cls, data, dtype=None, requires_grad=False):
+        t = object.__new__(cls)
+        t._data = data
+        t._dtype = dtype if dtype is not None else by_name(B.dtype_name(data))
+        t._requires_grad = requires_grad
+        t._grad_fn = None
+        t._grad = None
+        t._vc = [0]
+        t._retains_grad = False
+        t._hooks = None
+        t._base = None
+        t._grad_acc = None
+        t._wrapped = False
+        return t
+
+    def __init__(self, *args, **kwargs):
+        # `torch.Tensor(...)` as a constructor is legacy; route to engine.tensor semantics.
+        from .creation import tensor as _tensor
+
+        src = _tensor(*args, **kwargs)
+        for name in Tensor.__slots__[:-2]:
+            setattr(self, name, getattr(src, name))
+
+    # -- basic properties ---------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> Size:
+        return Size(B.shape(self._data))
+
+    def size(self, dim: int | None = None):
+        shape = B.shape(self._data)
+        if dim is None:
+            return Size(shape)
+        return shape[_wrap_dim(dim, len(shape))]
+
+    def dim(self) -> int:
+        return B.ndim(self._data)
+
+    @property
+    def ndim(self) -> int:
+        return B.ndim(self._data)
+
+    def numel(self) -> int:
+        return B.numel(self._data)
+
+    def nelement(self) -> int:
+        return B.numel(self._data)
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_contiguous(self) -> bool:
+        return B.is_contiguous(self._data)
+
+    # -- autograd state -----------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(bool(value), setter=True)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        self._set_requires_grad(bool(requires_grad), setter=False)
+        return self
+
+    def _set_requires_grad(self, value: bool, setter: bool) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                errors.REQUIRES_GRAD_NONLEAF if value else errors.REQUIRES_GRAD_NONLEAF_OFF
+            )
+        if value and not self._dtype.is_floating_point:
+            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE)
+        self._requires_grad = value
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    @property
+    def grad(self):
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
+            warn(errors.NON_LEAF_GRAD_WARNING, UserWarning)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of "
+                    f"{type(value).__name__}"
+                )
+            if value._dtype is not self._dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if B.shape(value._data) != B.shape(self._data):
+                raise RuntimeError(
+                    errors.grad_size_mismatch(B.shape(value._data), B.shape(self._data))
+                )
+        before = self._grad
+        self._grad = value
+        obs = _observer.state.observer
+        if obs is not None:
+            obs.grad_assigned(self, before, value)
+
+    @grad.deleter
+    def grad(self) -> None:
+        self.grad = None
+
+    @property
+    def data(self):
+        # Shares memory but not the version counter: torch's documented difference between
+        # `.data` (unchecked) and `.detach()` (checked).
+        return Tensor._make(self._data, self._dtype)
+
+    @data.setter
+    def data(self, value) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+        self._dtype = value._dtype
+
+    def _grad_accumulator(self):
+        acc = self._grad_acc
+        if acc is None:
+            acc = self._grad_acc = AccumulateGrad(self)
+        return acc
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None:  # leaves keep their grad anyway
+            return
+        self._retains_grad = True
+        self._grad_fn._retains_grad_hooks = self
+
+    def register_hook(self, hook):
+        """Run hook(grad) when this tensor's gradient is computed; it may return a new one."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            return HookHandle(self._hooks, (hook, self))
+        node = self._grad_fn
+        if node._tensor_pre_hooks is None:
+            node._tensor_pre_hooks = []
+        return HookHandle(node._tensor_pre_hooks, (hook, self))
+
+    def detach(self):
+        t = Tensor._make(self._data, self._dtype)
+        t._vc = self._vc  # detach shares the version counter: in-place on it is still checked
+        return t
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is "
+                "set as True, gradients are views of DDP buckets, and hence detach_() cannot "
+                "be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd.api import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # -- conversion to Python -----------------------------------------------------------------
+    def item(self):
+        n = B.numel(self._data)
+        if n != 1:
+            raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        return B.item(B.reshape(self._data, ()))
+
+    def tolist(self):
+        return B.tolist(self._data)
+
+    def numpy(self, *, force: bool = False):
+        if self._requires_grad and not force:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return B.to_numpy(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        a = B.to_numpy(self._data)
+        return a if dtype is None else a.astype(dtype)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._dtype.is_floating_point:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if B.numel(self._data) != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self):
+        shape = B.shape(self._data)
+        if not shape:
+            raise TypeError("len() of a 0-d tensor")
+        return shape[0]
+
+    def __iter__(self):
+        if B.ndim(self._data) == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        from .ops.shape import unbind
+
+        return iter(unbind(self, 0))
+
+    __hash__ = object.__hash__
+
+    # -- printing -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        fn = self._grad_fn
+        return format_tensor(
+            B.tolist(self._data),
+            B.shape(self._data),
+            self._dtype.name,
+            requires_grad=self._requires_grad and fn is None,
+            grad_fn=fn.name() if fn is not None else None,
+        )
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        # torch formats a 0-dim tensor as its Python number: f"{x.grad}" prints 3.0
+        if B.ndim(self._data) == 0 and type(self) is Tensor:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    # -- version counting (used by in-place ops) ----------------------------------------------
+    def _bump_version(self, op: str) -> None:
+        self._vc[0] += 1
+        obs = _observer.state.observer
+        if obs is not None:
+            obs.inplace(self, op, self._vc[0])
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """torch's maybe_wrap_dim: negative dims count from the end; 0-dim tensors accept -1/0."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim + n if dim < 0 else dim
+
+
+def is_grad_enabled() -> bool:
+    return grad_mode.state.grad_enabled
