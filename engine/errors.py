@@ -18,6 +18,9 @@ LEAF_VIEW_INPLACE = (
 )
 REQUIRES_GRAD_DTYPE_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 REQUIRES_GRAD_DTYPE = "only Tensors of floating point dtype can require gradients"
+REQUIRES_GRAD_DTYPE_SETTER = (
+    "only Tensors of floating point and complex dtype can require gradients"
+)
 REQUIRES_GRAD_NONLEAF = "you can only change requires_grad flags of leaf variables."
 REQUIRES_GRAD_NONLEAF_OFF = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
@@ -26,6 +29,10 @@ REQUIRES_GRAD_NONLEAF_OFF = (
 )
 NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+BOOL_SUB = (
+    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+    "`logical_xor()` operator instead."
 )
 VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "

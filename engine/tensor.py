@@ -38,6 +38,7 @@ class Tensor:
         "_base",  # the tensor this one is a view of, or None
         "_grad_acc",  # cached AccumulateGrad node of a leaf that requires grad
         "_wrapped",  # a Python number turned into a tensor for an operation
+        "_view_chain",  # for a view: the (op, args) steps that make it from its base
         "__weakref__",
         "__dict__",
     )
@@ -57,6 +58,7 @@ class Tensor:
         t._base = None
         t._grad_acc = None
         t._wrapped = False
+        t._view_chain = None
         return t
 
     def __init__(self, *args, **kwargs):
@@ -131,7 +133,9 @@ class Tensor:
                 errors.REQUIRES_GRAD_NONLEAF if value else errors.REQUIRES_GRAD_NONLEAF_OFF
             )
         if value and not self._dtype.is_floating_point:
-            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE)
+            raise RuntimeError(
+                errors.REQUIRES_GRAD_DTYPE_SETTER if setter else errors.REQUIRES_GRAD_DTYPE
+            )
         self._requires_grad = value
 
     @property
@@ -301,7 +305,7 @@ class Tensor:
             B.shape(self._data),
             self._dtype.name,
             requires_grad=self._requires_grad and fn is None,
-            grad_fn=fn.name() if fn is not None else None,
+            grad_fn=fn.class_name() if fn is not None else None,
         )
 
     __str__ = __repr__

@@ -73,10 +73,17 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
         node._needs = None
     data = node.forward(*inputs, *args)
     out = Tensor._make(data, None, record)
+    if record and not out._dtype.is_floating_point:
+        record = out._requires_grad = False  # integer and bool results never require grad
     if cls.is_view:
-        base = inputs[0]
-        out._base = base._base if base._base is not None else base
-        out._vc = base._vc
+        src = inputs[0]
+        out._vc = src._vc
+        if src._base is not None:
+            out._base = src._base
+            out._view_chain = src._view_chain + ((cls, args),)
+        else:
+            out._base = src
+            out._view_chain = ((cls, args),)
     if record:
         node.next_functions = tuple(edge_to(t) for t in inputs)
         node.out_shape = out.shape

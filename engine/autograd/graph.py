@@ -48,8 +48,12 @@ class Node:
     def name(self) -> str:
         return self.name_
 
+    def class_name(self) -> str:
+        """The Python class name torch shows in reprs: name() without a C++ namespace."""
+        return self.name_.rsplit("::", 1)[-1]
+
     def __repr__(self) -> str:
-        return f"<{self.name_} object at {hex(id(self))}>"
+        return f"<{self.class_name()} object at {hex(id(self))}>"
 
     @property
     def metadata(self) -> dict:

@@ -128,46 +128,61 @@ def assign(dst, src) -> None:
 
 
 # -- element-wise ------------------------------------------------------------------------------
+# numpy returns scalars, not 0-d arrays, for 0-d results; tensors need real arrays (in-place
+# writes and views must work on them), so every op that can produce one goes through _arr.
 
-add = np.add
-sub = np.subtract
-mul = np.multiply
-div = np.true_divide
-neg = np.negative
-exp = np.exp
-log = np.log
-sqrt = np.sqrt
-abs = np.abs  # noqa: A001 - mirrors the backend interface name
-sin = np.sin
-cos = np.cos
-tanh = np.tanh
-sign = np.sign
-maximum = np.maximum
-minimum = np.minimum
-eq = np.equal
-ne = np.not_equal
-lt = np.less
-le = np.less_equal
-gt = np.greater
-ge = np.greater_equal
-logical_not = np.logical_not
-isnan = np.isnan
+def _arr(fn):
+    def op(*args):
+        r = fn(*args)
+        return r if type(r) is ndarray else np.asarray(r)
+
+    op.__name__ = getattr(fn, "__name__", "op")
+    return op
 
 
+add = _arr(np.add)
+sub = _arr(np.subtract)
+mul = _arr(np.multiply)
+div = _arr(np.true_divide)
+neg = _arr(np.negative)
+exp = _arr(np.exp)
+log = _arr(np.log)
+sqrt = _arr(np.sqrt)
+abs = _arr(np.abs)  # noqa: A001 - mirrors the backend interface name
+sin = _arr(np.sin)
+cos = _arr(np.cos)
+tanh = _arr(np.tanh)
+sign = _arr(np.sign)
+maximum = _arr(np.maximum)
+minimum = _arr(np.minimum)
+eq = _arr(np.equal)
+ne = _arr(np.not_equal)
+lt = _arr(np.less)
+le = _arr(np.less_equal)
+gt = _arr(np.greater)
+ge = _arr(np.greater_equal)
+logical_not = _arr(np.logical_not)
+isnan = _arr(np.isnan)
+
+
+@_arr
 def pow(a, b):  # noqa: A001
     return np.power(a, b)
 
 
+@_arr
 def sigmoid(a):
     # 1 / (1 + exp(-a)) overflows harmlessly to 0 for very negative a; computed in a's dtype
     one = a.dtype.type(1)
     return one / (one + np.exp(-a))
 
 
+@_arr
 def where(cond, a, b):
     return np.where(cond, a, b)
 
 
+@_arr
 def clip(a, lo, hi):
     out = a
     if lo is not None:
@@ -179,39 +194,54 @@ def clip(a, lo, hi):
 
 # -- reductions --------------------------------------------------------------------------------
 
+@_arr
 def sum(a, dims, keepdim: bool):  # noqa: A001
     return np.sum(a, axis=dims, keepdims=keepdim)
 
 
+@_arr
 def mean(a, dims, keepdim: bool):
-    return np.mean(a, axis=dims, keepdims=keepdim)
+    # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
+    count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+    return np.true_divide(np.sum(a, axis=dims, keepdims=keepdim), a.dtype.type(count))
 
 
+@_arr
 def amax(a, dims, keepdim: bool):
     return np.amax(a, axis=dims, keepdims=keepdim)
 
 
+@_arr
 def amin(a, dims, keepdim: bool):
     return np.amin(a, axis=dims, keepdims=keepdim)
 
 
+@_arr
 def argmax(a, dim: int, keepdim: bool):
     """Index of the first maximal element along dim (NaN counts as maximal, as in torch)."""
     return np.argmax(a, axis=dim, keepdims=keepdim).astype(np.int64)
 
 
+@_arr
 def argmin(a, dim: int, keepdim: bool):
     return np.argmin(a, axis=dim, keepdims=keepdim).astype(np.int64)
 
 
-def logsumexp(a, dim: int):
+def softmax(a, dim: int):
     m = np.amax(a, axis=dim, keepdims=True)
-    m = np.where(np.isfinite(m), m, a.dtype.type(0))
-    return np.log(np.sum(np.exp(a - m), axis=dim, keepdims=True)) + m
+    e = np.exp(a - np.where(np.isfinite(m), m, a.dtype.type(0)))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def log_softmax(a, dim: int):
+    m = np.amax(a, axis=dim, keepdims=True)
+    shifted = a - np.where(np.isfinite(m), m, a.dtype.type(0))
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
 
 
 # -- linear algebra ----------------------------------------------------------------------------
 
+@_arr
 def matmul(a, b):
     return np.matmul(a, b)
 
@@ -245,7 +275,11 @@ def expand(a, shape):
 
 
 def getitem(a, index):
-    return a[index]
+    r = a[index]
+    if type(r) is not ndarray:
+        # an all-integer index gives a numpy scalar; with a trailing ... it gives a 0-d view
+        r = a[(index if type(index) is tuple else (index,)) + (Ellipsis,)]
+    return r
 
 
 def index_add(shape, index, values, dtype: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from .. import errors
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .helpers import cast, check_broadcast, float_data, promote, wrap
@@ -40,6 +41,8 @@ class Sub(Function):
     name_ = "SubBackward0"
 
     def forward(self, a, b, alpha):
+        if a._dtype.name == "bool" and b._dtype.name == "bool":
+            raise RuntimeError(errors.BOOL_SUB)
         x, y, _ = _binary_prepare(self, a, b)
         self.alpha = alpha
         return B.sub(x, y if alpha == 1 else B.mul(y, alpha))
@@ -135,8 +138,11 @@ class PowScalar(Function):
         self.exponent = exponent
         self.save(a)
         x = a._data
-        if isinstance(exponent, float) and not a._dtype.is_floating_point:
-            x = B.astype(x, "float32")
+        if not a._dtype.is_floating_point:
+            if isinstance(exponent, float):
+                x = B.astype(x, "float32")
+            elif exponent < 0:
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
         return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
 
     def backward(self, grad):

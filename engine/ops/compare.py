@@ -70,8 +70,9 @@ class Where(Function):
 
     def forward(self, cond, a, b):
         sa, sb, sc = B.shape(a._data), B.shape(b._data), B.shape(cond._data)
-        check_broadcast(sa, sb)
-        check_broadcast(B.broadcast_shapes(sa, sb), sc)
+        # torch broadcasts condition, input, other in that order (TensorIterator)
+        check_broadcast(sc, sa)
+        check_broadcast(B.broadcast_shapes(sc, sa), sb)
         self.shapes = (sa, sb)
         self.cond = cond
         dt = promote(a, b)

@@ -30,18 +30,12 @@ def _check_target(self: Tensor, others) -> bool:
     """Apply rule 1; return whether the op is to be recorded in the graph."""
     if not grad_mode.state.grad_enabled:
         return False
-    if self._requires_grad and self._grad_fn is None:
-        if self._base is not None:
-            raise RuntimeError(errors.LEAF_VIEW_INPLACE)
+    base = self._base
+    if base is not None and base._requires_grad and base._grad_fn is None:
+        raise RuntimeError(errors.LEAF_VIEW_INPLACE)
+    if self._requires_grad and self._grad_fn is None and base is None:
         raise RuntimeError(errors.LEAF_INPLACE)
-    record = self._requires_grad or any(o._requires_grad for o in others)
-    if record and self._base is not None and (self._base._requires_grad or self._requires_grad):
-        raise NotImplementedError(
-            "gradplay does not yet record in-place operations on views of tensors that "
-            "require grad (torch would rewrite the base's history with CopySlices); use an "
-            "out-of-place op instead"
-        )
-    return record
+    return self._requires_grad or any(o._requires_grad for o in others)
 
 
 def _alias(self: Tensor) -> Tensor:
@@ -77,23 +71,17 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str) -> Tenso
         )
     node = out._grad_fn
     if node is not None:
-        # Saved copies of `before` must keep the values from before the write (torch saves
-        # the original self for e.g. mul_), and a saved result is self after the write.
-        saved = list(node._saved)
-        for i, s in enumerate(saved):
-            if type(s) is SavedTensor and s.tensor is before:
-                snap = _alias(before)
-                snap._data = B.copy(before._data)
-                snap._vc = [0]
-                saved[i] = SavedTensor(snap)
-        node._saved = tuple(saved)
+        _snapshot_saved_input(node, before)
     B.assign(self._data, out._data)
     if node is not None:
         node.out_dtype = self._dtype
-        self._grad_fn = node
-        self._requires_grad = True
-        if self._retains_grad:
-            node._retains_grad_hooks = self
+        if self._base is not None:
+            _rebase_view(self, node)
+        else:
+            self._grad_fn = node
+            self._requires_grad = True
+            if self._retains_grad:
+                node._retains_grad_hooks = self
     self._bump_version(op)
     if node is not None:
         node._saved = tuple(
@@ -101,6 +89,82 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str) -> Tenso
             for s in node._saved
         )
     return self
+
+
+def _snapshot_saved_input(node, before) -> None:
+    """Saved copies of `before` keep the values from before the write (torch saves the
+    original self for e.g. mul_), so the coming write does not invalidate them."""
+    saved = list(node._saved)
+    for i, s in enumerate(saved):
+        if type(s) is SavedTensor and s.tensor is before:
+            snap = _alias(before)
+            snap._data = B.copy(before._data)
+            snap._vc = [0]
+            saved[i] = SavedTensor(snap)
+    node._saved = tuple(saved)
+
+
+class CopySlices(Function):
+    """The base's new grad_fn after an in-place op on one of its views: the gradient of the
+    base, with the view's region replaced by what the in-place op's backward gives for it."""
+
+    name_ = "torch::autograd::CopySlices"
+
+    def backward(self, grad):
+        result = Tensor._make(B.copy(grad._data), grad._dtype)
+        region = _replay(result, self.view_chain)
+        grads = self.fn.backward(Tensor._make(B.copy(region._data), region._dtype))
+        g_view = grads[0]
+        B.assign(region._data, 0 if g_view is None else g_view._data)
+        return (result, *grads[1:])
+
+    def _release(self) -> None:
+        self.fn._release()
+
+
+class AsStrided(Function):
+    """The view's new grad_fn after the rebase: picks its region out of the base's gradient."""
+
+    name_ = "AsStridedBackward0"
+
+    def backward(self, grad):
+        base_shape, base_dtype = self.base_meta
+        out = Tensor._make(B.zeros(base_shape, base_dtype.name), base_dtype)
+        B.assign(_replay(out, self.view_chain)._data, grad._data)
+        return (out,)
+
+
+def _replay(t: Tensor, chain) -> Tensor:
+    """Apply a view's recorded steps to t (without recording): a view of t's memory."""
+    with grad_mode.no_grad():
+        for cls, args in chain:
+            t = apply(cls, (t,), *args)
+    return t
+
+
+def _rebase_view(view: Tensor, fn) -> None:
+    """torch's rebase_history for views: the base gets CopySlices, the view AsStrided."""
+    from ..autograd.graph import init_node
+    from ..autograd.function import edge_to
+
+    base = view._base
+    copy = CopySlices.__new__(CopySlices)
+    init_node(copy, (True,) + tuple(fn._needs[1:]))
+    copy.fn = fn
+    copy.view_chain = view._view_chain
+    copy.next_functions = (edge_to(base),) + fn.next_functions[1:]
+    copy.out_shape, copy.out_dtype = B.shape(base._data), base._dtype
+    base._grad_fn = copy
+    base._requires_grad = True
+
+    strided = AsStrided.__new__(AsStrided)
+    init_node(strided, (True,))
+    strided.view_chain = view._view_chain
+    strided.base_meta = (B.shape(base._data), base._dtype)
+    strided.next_functions = ((copy, 0),)
+    strided.out_shape, strided.out_dtype = B.shape(view._data), view._dtype
+    view._grad_fn = strided
+    view._requires_grad = True
 
 
 def _unrecorded(cls, before, others, args):
@@ -202,11 +266,6 @@ def copy_(self, src, non_blocking=False):
     return run_inplace(self, Copy, (src,), (), "copy_")
 
 
-@export(function=False)
-def requires_grad_(self, requires_grad=True):
-    return Tensor.requires_grad_(self, requires_grad)
-
-
 Tensor.__iadd__ = lambda self, other: add_(self, other)
 Tensor.__isub__ = lambda self, other: sub_(self, other)
 Tensor.__imul__ = lambda self, other: mul_(self, other)
@@ -214,26 +273,22 @@ Tensor.__itruediv__ = lambda self, other: div_(self, other)
 
 
 def setitem(self, index, value):
-    """x[index] = value: an in-place copy into the indexed view."""
+    """x[index] = value: copy_ into the indexed view (CopySlices when it needs a gradient)."""
     with grad_mode.no_grad():
         target = self[index]
+    is_view = target is self or target._base is not None
+    if is_view:
+        copy_(target, value)
+        return
     if grad_mode.state.grad_enabled and (self._requires_grad or (
             isinstance(value, Tensor) and value._requires_grad)):
-        if self._requires_grad and self._grad_fn is None:
-            raise RuntimeError(errors.LEAF_INPLACE)
+        _check_target(self, ())
         raise NotImplementedError(
-            "gradplay does not yet record index assignment into tensors that require grad "
-            "(torch's CopySlices); build the tensor with torch.cat/torch.where instead"
+            "gradplay does not yet record assignment through integer or boolean index tensors "
+            "into tensors that require grad (torch's IndexPutBackward0); use torch.where instead"
         )
     src = value._data if isinstance(value, Tensor) else B.scalar(value, self._dtype.name)
-    if B.shape(target._data) == B.shape(self._data) and target._data is self._data:
-        B.assign(self._data, src)
-    elif target._base is not None:
-        B.assign(target._data, src)
-    else:  # advanced index: write through the index itself
-        from .shape import getitem  # noqa: F401
-
-        B.setitem(self._data, _plain_index(index), src)
+    B.setitem(self._data, _plain_index(index), src)
     self._bump_version("__setitem__")
 
 

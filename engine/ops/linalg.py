@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
-from .helpers import promote
+from .helpers import check_broadcast, promote
 from .registry import export
 
 _LONG = {"int64": "long int", "float32": "float", "float64": "double", "bool": "bool"}
@@ -161,6 +161,7 @@ def _batched(a, b):
 
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+    check_broadcast(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))  # torch's error, not numpy's
     batch = B.broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
     n, k = a2.shape[-2], a2.shape[-1]
     k2, m = b2.shape[-2], b2.shape[-1]

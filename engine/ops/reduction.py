@@ -251,8 +251,7 @@ class Softmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        x = float_data(a)
-        return B.exp(B.sub(x, B.logsumexp(x, dim)))
+        return B.softmax(float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors
@@ -265,8 +264,7 @@ class LogSoftmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        x = float_data(a)
-        return B.sub(x, B.logsumexp(x, dim))
+        return B.log_softmax(float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors

@@ -6,7 +6,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..dtypes import by_name, dtype as DType
 from ..tensor import Tensor, warn
-from .helpers import size_args, wrap_dim
+from .helpers import cast, size_args, wrap_dim
 from .registry import export
 
 
@@ -57,6 +57,12 @@ class UnsafeView(Function):
 
     def backward(self, grad):
         return (grad.reshape(self.in_shape),)
+
+
+class ReshapeAlias(View):
+    """reshape of a non-contiguous tensor whose strides still allow a view."""
+
+    name_ = "ReshapeAliasBackward0"
 
 
 class Clone(Function):
@@ -162,7 +168,7 @@ class Select(Function):
                 f"index {index} is out of bounds for dimension {dim} with size {size}"
             )
         self.in_shape, self.dim, self.index = shape, dim, index
-        return B.getitem(a._data, (slice(None),) * dim + (index,))
+        return B.getitem(a._data, (slice(None),) * dim + (index, Ellipsis))
 
     def backward(self, grad):
         return (apply(SelectScatter, (grad,), self.in_shape, self.dim, self.index),)
@@ -239,10 +245,26 @@ class Cat(Function):
     name_ = "CatBackward0"
 
     def forward(self, *args):
+        from ..dtypes import result_type
+
         *tensors, dim = args
+        first = B.shape(tensors[0]._data)
+        for i, t in enumerate(tensors[1:], 1):
+            s = B.shape(t._data)
+            if len(s) != len(first):
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {len(first)} and {len(s)}"
+                )
+            for d, (p, q) in enumerate(zip(first, s)):
+                if d != dim and p != q:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                        f"{p} but got size {q} for tensor number {i} in the list."
+                    )
         self.dim = dim
         self.sizes = [B.shape(t._data)[dim] for t in tensors]
-        return B.concat([t._data for t in tensors], dim)
+        dt = result_type([t for t in tensors])
+        return B.concat([cast(t, dt) for t in tensors], dim)
 
     def backward(self, grad):
         out, start = [], 0
@@ -300,7 +322,7 @@ def view(input, *shape):
 def reshape(input, *shape):
     shape = _infer_shape(size_args(shape), input.numel())
     if B.view(input._data, shape) is not None:
-        return apply(View, (input,), shape)
+        return apply(View if B.is_contiguous(input._data) else ReshapeAlias, (input,), shape)
     return apply(UnsafeView, (apply(Clone, (input,)),), shape)
 
 
@@ -439,6 +461,7 @@ def _is_advanced(ix) -> bool:
 def getitem(self, index):
     """torch's indexing: ints select, slices slice (skipping ':' of the whole dim), None adds a
     dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
+    bare_slice = isinstance(index, slice)  # x[a:b] always records a Slice, even x[:]
     if not isinstance(index, tuple):
         index = (index,)
     n_real = sum(1 for ix in index if ix is not None and ix is not Ellipsis and not (
@@ -446,14 +469,20 @@ def getitem(self, index):
     n_real += sum(ix.ndim for ix in index if isinstance(ix, Tensor) and ix._dtype.name == "bool")
     nd = self.ndim
     if n_real > nd:
+        if nd == 0:
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out = self
-    dim = 0
+    dim = 0  # position in the result so far
+    src_dim = 0  # position in self, for error messages
     advanced = []  # (dim in the result, index array)
     for ix in index:
         if ix is Ellipsis:
             dim += nd - n_real
-            nd_rest = 0  # noqa: F841
+            src_dim += nd - n_real
             continue
         if ix is None:
             out = apply(Unsqueeze, (out,), dim)
@@ -463,16 +492,23 @@ def getitem(self, index):
             raise NotImplementedError("indexing with a Python bool is not supported")
         if isinstance(ix, int) or (isinstance(ix, Tensor) and ix.ndim == 0 and
                                     ix._dtype.name == "int64"):
-            out = apply(Select, (out,), dim, int(ix))
+            i, size = int(ix), out.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(
+                    f"index {i} is out of bounds for dimension {src_dim} with size {size}"
+                )
+            out = apply(Select, (out,), dim, i)
+            src_dim += 1
             continue
         if isinstance(ix, slice):
             size = out.shape[dim]
             start, stop, step = ix.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if not (start == 0 and stop >= size and step == 1):
+            if bare_slice or not (start == 0 and stop >= size and step == 1):
                 out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
             dim += 1
+            src_dim += 1
             continue
         if _is_advanced(ix):
             arr = ix._data if isinstance(ix, Tensor) else B.array(ix, "int64")
@@ -482,6 +518,7 @@ def getitem(self, index):
             else:
                 advanced.append((dim, arr))
                 dim += 1
+            src_dim += 1
             continue
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "

@@ -1,0 +1,1349 @@
+"""Array backend in pure Python (for Pyodide, which has no numpy): numpy_backend's functions, same meaning.
+
+An array is strided storage: a flat Python list shared by all its views, an offset, a shape and
+strides counted in elements. Views (slices, transposes, reshapes that need no copy, expand) share
+the list, so a write through `assign`/`setitem` is seen by every view, as with numpy. Values are
+Python floats (float32 ones rounded to float32 after every operation), ints (wrapped to int64
+where numpy would wrap) and bools. Element-wise math follows IEEE like numpy: it never raises on
+0/0, log(0), overflow and the like, it returns nan/inf.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import operator
+import struct
+from array import array as _pyarray
+
+NAME = "pure"
+
+_DTYPES = ("float32", "float64", "int64", "bool")
+_FLOATS = ("float32", "float64")
+_RANK = {"bool": 0, "int64": 1, "float32": 2, "float64": 3}
+_I64_MIN = -(1 << 63)
+_I64_MAX = (1 << 63) - 1
+_U64 = (1 << 64) - 1
+_INF = math.inf
+_NAN = math.nan
+
+_b_sum = sum  # the builtins, before this module's own sum/abs/pow shadow them
+_b_abs = abs
+_b_pow = pow
+
+
+def quiet():
+    """Context manager silencing floating-point warnings: pure Python never emits any."""
+    return contextlib.nullcontext()
+
+
+# -- the array ---------------------------------------------------------------------------------
+
+class ndarray:
+    """A strided view on a flat list; `shape`, `ndim`, `size`, `dtype` (a name) as in numpy."""
+
+    __slots__ = ("_data", "_off", "shape", "_strides", "dtype", "size", "ndim", "_c")
+
+    @property
+    def strides(self):
+        return self._strides
+
+    def tolist(self):
+        return tolist(self)
+
+    def item(self):
+        return item(self)
+
+    def astype(self, dtype):
+        return astype(self, str(getattr(dtype, "name", dtype)))
+
+    def copy(self):
+        return copy(self)
+
+    def reshape(self, *shape):
+        return reshape(self, shape[0] if len(shape) == 1 else shape)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"pure.ndarray({tolist(self)!r}, dtype={self.dtype})"
+
+
+_CSTRIDES: dict = {}
+_CONTIG: dict = {}
+_POSITIONS: dict = {}
+_CACHE_MAX = 4096  # bounded caches: shapes in one session are few, but never let them grow forever
+
+
+def _cstrides(shape):
+    st = _CSTRIDES.get(shape)
+    if st is None:
+        out = []
+        s = 1
+        for d in reversed(shape):
+            out.append(s)
+            s *= d
+        st = tuple(reversed(out))
+        if len(_CSTRIDES) > _CACHE_MAX:
+            _CSTRIDES.clear()
+        _CSTRIDES[shape] = st
+    return st
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def _is_c(shape, strides):
+    """numpy's C_CONTIGUOUS flag: size-1 dims are ignored and a size-0 array always counts."""
+    key = (shape, strides)
+    c = _CONTIG.get(key)
+    if c is None:
+        c = True
+        if 0 not in shape:
+            s = 1
+            for d, st in zip(reversed(shape), reversed(strides)):
+                if d != 1:
+                    if st != s:
+                        c = False
+                        break
+                    s *= d
+        if len(_CONTIG) > _CACHE_MAX:
+            _CONTIG.clear()
+        _CONTIG[key] = c
+    return c
+
+
+def _new(data, off, shape, strides, dtype):
+    a = object.__new__(ndarray)
+    a._data = data
+    a._off = off
+    a.shape = shape
+    a._strides = strides
+    a.dtype = dtype
+    a.size = _prod(shape)
+    a.ndim = len(shape)
+    a._c = _is_c(shape, strides)
+    return a
+
+
+def _wrap(values, shape, dtype):
+    """A fresh C-contiguous array owning `values` (a list, not copied)."""
+    a = object.__new__(ndarray)
+    a._data = values
+    a._off = 0
+    a.shape = shape
+    a._strides = _cstrides(shape)
+    a.dtype = dtype
+    a.size = len(values)
+    a.ndim = len(shape)
+    a._c = True
+    return a
+
+
+def _positions(shape, strides, off):
+    """Storage positions of a strided layout's elements in C order (cached: layouts repeat)."""
+    key = (shape, strides, off)
+    pos = _POSITIONS.get(key)
+    if pos is None:
+        pos = [off]
+        for d, s in zip(shape, strides):
+            steps = [i * s for i in range(d)]
+            pos = [p + k for p in pos for k in steps]
+        if len(_POSITIONS) > _CACHE_MAX:
+            _POSITIONS.clear()
+        _POSITIONS[key] = pos
+    return pos
+
+
+def _vals(a):
+    """a's elements in C order. May be a's own storage: callers must never mutate the result."""
+    if a._c:
+        data = a._data
+        if a._off == 0 and len(data) == a.size:
+            return data
+        return data[a._off:a._off + a.size]
+    return list(map(a._data.__getitem__, _positions(a.shape, a._strides, a._off)))
+
+
+# -- value conversion --------------------------------------------------------------------------
+
+_STRUCTS: dict = {}
+
+
+def _r32(xs):
+    """Round every value to the nearest float32 (out-of-range ones become +-inf, as numpy does)."""
+    n = len(xs)
+    st = _STRUCTS.get(n)
+    if st is None:
+        st = struct.Struct(f"{n}f")
+        if len(_STRUCTS) > 512:
+            _STRUCTS.clear()
+        _STRUCTS[n] = st
+    try:
+        # struct is twice as fast as an array('f') round trip, but refuses finite overflow
+        return list(st.unpack(st.pack(*xs)))
+    except (OverflowError, struct.error):
+        return _pyarray("f", xs).tolist()
+
+
+def _w64(xs):
+    """Wrap Python ints into int64 as numpy's integer arithmetic does."""
+    if xs and (max(xs) > _I64_MAX or min(xs) < _I64_MIN):
+        return [((x - _I64_MIN) & _U64) + _I64_MIN for x in xs]
+    return xs
+
+
+def _to_int(x):
+    # numpy on x86 turns nan, inf and out-of-range floats into INT64_MIN
+    try:
+        v = int(x)
+    except (ValueError, OverflowError):
+        return _I64_MIN
+    return v if _I64_MIN <= v <= _I64_MAX else _I64_MIN
+
+
+def _cast(vals, src, dst):
+    """vals (of dtype src) converted to dst; a new list unless src == dst."""
+    if src == dst:
+        return vals
+    if dst == "float64":
+        return list(map(float, vals))
+    if dst == "float32":
+        return _r32(vals if src != "bool" else list(map(float, vals)))
+    if dst == "bool":
+        return list(map(bool, vals))
+    if src == "bool":
+        return list(map(int, vals))
+    try:
+        out = list(map(int, vals))
+    except (ValueError, OverflowError):
+        return list(map(_to_int, vals))
+    if out and (max(out) > _I64_MAX or min(out) < _I64_MIN):
+        return list(map(_to_int, vals))
+    return out
+
+
+def _cast_one(v, dtype):
+    if dtype in _FLOATS:
+        v = float(v)
+        return _r32([v])[0] if dtype == "float32" else v
+    if dtype == "int64":
+        if isinstance(v, float):
+            return _to_int(v)
+        v = int(v)
+        if not _I64_MIN <= v <= _I64_MAX:
+            raise OverflowError(f"Python integer {v} out of bounds for int64")
+        return v
+    return bool(v)
+
+
+def _promote(x, y):
+    if x == y:
+        return x
+    if {x, y} == {"int64", "float32"}:
+        return "float64"
+    return x if _RANK[x] > _RANK[y] else y
+
+
+def _scalar_dtype(v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int64"
+    if isinstance(v, float):
+        return "float64"
+    raise TypeError(f"unsupported operand type {type(v).__name__}")
+
+
+def _weak(dt, v):
+    """numpy 2's promotion of an array of dtype dt with a Python scalar v (NEP 50)."""
+    if isinstance(v, bool):
+        return dt
+    if isinstance(v, int):
+        return "int64" if dt == "bool" else dt
+    return dt if dt in _FLOATS else "float64"
+
+
+def _as_array(x):
+    if isinstance(x, ndarray):
+        return x
+    return array(x, _scalar_dtype(x))
+
+
+# -- creation and conversion ------------------------------------------------------------------
+
+def _flatten(x):
+    """(shape, flat values) of nested lists/tuples/arrays; ragged input raises like numpy."""
+    if isinstance(x, ndarray):
+        return x.shape, list(_vals(x))
+    if isinstance(x, (list, tuple)):
+        if not x:
+            return (0,), []
+        if not any(isinstance(e, (list, tuple, ndarray)) for e in x):
+            return (len(x),), list(x)
+        parts = [_flatten(e) for e in x]
+        inner = parts[0][0]
+        flat = []
+        for shp, vals in parts:
+            if shp != inner:
+                raise ValueError(
+                    "setting an array element with a sequence. The requested array has an "
+                    "inhomogeneous shape after 1 dimensions. The detected shape was "
+                    f"({len(x)},) + inhomogeneous part."
+                )
+            flat.extend(vals)
+        return (len(x),) + inner, flat
+    return (), [x]
+
+
+def array(data, dtype: str):
+    if isinstance(data, ndarray):
+        return _wrap(list(_cast(_vals(data), data.dtype, dtype)), data.shape, dtype)
+    shp, vals = _flatten(data)
+    if dtype == "float32":
+        out = _r32(list(map(float, vals)))
+    elif dtype == "float64":
+        out = list(map(float, vals))
+    elif dtype == "bool":
+        out = list(map(bool, vals))
+    else:
+        out = [_cast_one(v, "int64") for v in vals]
+    return _wrap(out, shp, dtype)
+
+
+def is_array(x) -> bool:
+    return isinstance(x, ndarray)
+
+
+def _numpy_kind(name: str) -> str:
+    if name in ("float16", "float32"):
+        return "float32"
+    if name.startswith("float") or name in ("longdouble", "double"):
+        return "float64"
+    if name.startswith(("int", "uint")):
+        return "int64"
+    if name == "bool":
+        return "bool"
+    raise TypeError(f"can't convert an array of dtype {name} to a tensor")
+
+
+def from_numpy_like(x):
+    """Accept an object exposing __array__ (a numpy array): returns (array, dtype name).
+
+    numpy is never imported here: the object's own tolist() and dtype name are enough.
+    """
+    if isinstance(x, ndarray):
+        return x, x.dtype
+    dt = getattr(x, "dtype", None)
+    if dt is None or not hasattr(x, "tolist"):
+        raise TypeError(f"can't convert {type(x).__name__} to an array")
+    name = _numpy_kind(str(getattr(dt, "name", dt)))
+    return array(x.tolist(), name), name
+
+
+def scalar(value, dtype: str):
+    return _wrap([_cast_one(value, dtype)], (), dtype)
+
+
+def _shape_arg(shape):
+    if isinstance(shape, int):
+        return (shape,)
+    return tuple(int(d) for d in shape)
+
+
+def full(shape, value, dtype: str):
+    shape = _shape_arg(shape)
+    if any(d < 0 for d in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return _wrap([_cast_one(value, dtype)] * _prod(shape), shape, dtype)
+
+
+def zeros(shape, dtype: str):
+    return full(shape, 0, dtype)
+
+
+def ones(shape, dtype: str):
+    return full(shape, 1, dtype)
+
+
+def arange(start, end, step, dtype: str):
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    n = max(0, math.ceil((end - start) / step))
+    if dtype == "int64":
+        vals = [start + i * step for i in range(n)]
+        return _wrap(_cast(vals, "int64", "int64") if all(isinstance(v, int) for v in vals)
+                     else _cast(list(map(float, vals)), "float64", "int64"), (n,), "int64")
+    start = float(start)
+    # numpy fills start + i*delta with delta = (start + step) - start, not step itself
+    delta = (start + float(step)) - start
+    vals = [start + i * delta for i in range(n)]
+    return _wrap(_cast(vals, "float64", dtype), (n,), dtype)
+
+
+def linspace(start, end, steps: int, dtype: str):
+    start, end = float(start), float(end)
+    if steps < 0:
+        raise ValueError(f"Number of samples, {steps}, must be non-negative.")
+    div = steps - 1
+    if div > 0:
+        step = (end - start) / div
+        if step == 0:
+            vals = [i / div * (end - start) + start for i in range(steps)]
+        else:
+            vals = [i * step + start for i in range(steps)]
+        vals[-1] = end
+    else:
+        vals = [i * (end - start) + start for i in range(steps)]
+    return _wrap(_cast(vals, "float64", dtype), (steps,), dtype)
+
+
+def eye(n: int, m: int, dtype: str):
+    one, zero = _cast_one(1, dtype), _cast_one(0, dtype)
+    return _wrap([one if i == j else zero for i in range(n) for j in range(m)], (n, m), dtype)
+
+
+def astype(a, dtype: str):
+    vals = _cast(_vals(a), a.dtype, dtype)
+    return _wrap(list(vals) if a.dtype == dtype else vals, a.shape, dtype)
+
+
+def copy(a):
+    return _wrap(list(_vals(a)), a.shape, a.dtype)
+
+
+def contiguous(a):
+    # np.ascontiguousarray returns its argument when already contiguous, and 0-d as shape (1,)
+    if a.ndim == 0:
+        return _new(a._data, a._off, (1,), (1,), a.dtype)
+    return a if a._c else copy(a)
+
+
+def dtype_name(a) -> str:
+    return a.dtype
+
+
+def shape(a) -> tuple:
+    return a.shape
+
+
+def ndim(a) -> int:
+    return a.ndim
+
+
+def numel(a) -> int:
+    return a.size
+
+
+def tolist(a):
+    vals = list(_vals(a))
+    if a.ndim == 0:
+        return vals[0]
+    for d in reversed(a.shape[1:]):
+        vals = [vals[i:i + d] for i in range(0, len(vals), d)] if d else (
+            [[] for _ in range(len(vals))])
+    if a.shape[1:] and 0 in a.shape[1:]:
+        # an empty inner dim leaves no values to chunk: rebuild the nesting from the shape
+        def build(shp):
+            return [] if shp[0] == 0 else [build(shp[1:]) if len(shp) > 1 else [] for _ in
+                                           range(shp[0])]
+        return build(a.shape)
+    return vals
+
+
+def item(a):
+    if a.size != 1:
+        raise ValueError("can only convert an array of size 1 to a Python scalar")
+    return _vals(a)[0]
+
+
+def to_numpy(a):
+    return a
+
+
+def is_contiguous(a) -> bool:
+    return a._c
+
+
+def _bvals(a, shape, n):
+    """a's values broadcast to shape (n elements)."""
+    if a.shape == shape:
+        return _vals(a)
+    if a.size == 1:
+        return [_vals(a)[0]] * n
+    e = expand(a, shape)
+    return list(map(e._data.__getitem__, _positions(e.shape, e._strides, e._off)))
+
+
+def _write(dst, vals):
+    """Store C-ordered vals (already of dst's dtype) into dst's memory."""
+    data = dst._data
+    if dst._c:
+        data[dst._off:dst._off + dst.size] = vals
+    else:
+        for p, v in zip(_positions(dst.shape, dst._strides, dst._off), vals):
+            data[p] = v
+
+
+def assign(dst, src) -> None:
+    """Write src (broadcast) into dst's memory: every view of dst sees the change."""
+    if not isinstance(src, ndarray):
+        src = scalar(src, _scalar_dtype(src))
+    if src.shape != dst.shape:
+        try:
+            if broadcast_shapes(src.shape, dst.shape) != dst.shape:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"could not broadcast input array from shape {src.shape} into "
+                             f"shape {dst.shape}") from None
+    vals = _cast(_bvals(src, dst.shape, dst.size), src.dtype, dst.dtype)
+    if vals is dst._data:
+        return
+    _write(dst, vals)
+
+
+# -- element-wise ------------------------------------------------------------------------------
+
+def _setup2(a, b, float_only=False):
+    """(xs, ys, shape, dtype): both operands broadcast to one shape and cast to one dtype."""
+    if isinstance(a, ndarray):
+        if isinstance(b, ndarray):
+            dt = _promote(a.dtype, b.dtype)
+        else:
+            dt = _weak(a.dtype, b)
+            b = scalar(b, dt)
+    elif isinstance(b, ndarray):
+        dt = _weak(b.dtype, a)
+        a = scalar(a, dt)
+    else:
+        a, b = _as_array(a), _as_array(b)
+        dt = _promote(a.dtype, b.dtype)
+    if float_only and dt not in _FLOATS:
+        dt = "float64"
+    sa, sb = a.shape, b.shape
+    shp = sa if sa == sb else broadcast_shapes(sa, sb)
+    n = _prod(shp)
+    xs = _bvals(a, shp, n)
+    ys = _bvals(b, shp, n)
+    if a.dtype != dt:
+        xs = _cast(xs, a.dtype, dt)
+    if b.dtype != dt:
+        ys = _cast(ys, b.dtype, dt)
+    return xs, ys, shp, dt
+
+
+def _finish(out, shp, dt):
+    if dt == "float32":
+        out = _r32(out)
+    elif dt == "int64":
+        out = _w64(out)
+    return _wrap(out, shp, dt)
+
+
+def add(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt == "bool":
+        return _wrap(list(map(operator.or_, xs, ys)), shp, dt)
+    return _finish(list(map(operator.add, xs, ys)), shp, dt)
+
+
+def sub(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt == "bool":
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    return _finish(list(map(operator.sub, xs, ys)), shp, dt)
+
+
+def mul(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt == "bool":
+        return _wrap(list(map(operator.and_, xs, ys)), shp, dt)
+    return _finish(list(map(operator.mul, xs, ys)), shp, dt)
+
+
+def _safe_div(x, y):
+    try:
+        return x / y
+    except ZeroDivisionError:
+        if x != x or x == 0:
+            return _NAN
+        return math.copysign(_INF, x) * math.copysign(1.0, y)
+
+
+def div(a, b):
+    xs, ys, shp, dt = _setup2(a, b, float_only=True)
+    try:
+        out = list(map(operator.truediv, xs, ys))
+    except ZeroDivisionError:
+        out = list(map(_safe_div, xs, ys))
+    return _finish(out, shp, dt)
+
+
+def _odd_int(y):
+    return y == y and not math.isinf(y) and y == int(y) and int(y) % 2 == 1
+
+
+def _safe_pow(x, y):
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return -_INF if x < 0 and _odd_int(y) else _INF
+    except ValueError:
+        if x == 0 and y < 0:
+            return -_INF if math.copysign(1.0, x) < 0 and _odd_int(y) else _INF
+        return _NAN
+
+
+def _int_pow(x, y):
+    if y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    # modular pow: int64 wraps, and a huge exponent never builds a huge Python int
+    r = _b_pow(x, y, 1 << 64)
+    return r - (1 << 64) if r > _I64_MAX else r
+
+
+def pow(a, b):  # noqa: A001
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        try:
+            out = list(map(math.pow, xs, ys))
+        except (ValueError, OverflowError):
+            out = list(map(_safe_pow, xs, ys))
+        return _finish(out, shp, dt)
+    if dt == "bool":
+        xs, ys = list(map(int, xs)), list(map(int, ys))
+    return _wrap(list(map(_int_pow, xs, ys)), shp, "int64" if dt == "bool" else dt)
+
+
+def maximum(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        # numpy propagates NaN from either side; Python's max() would not
+        out = [x if (x >= y or x != x) else y for x, y in zip(xs, ys)]
+    else:
+        out = list(map(max, xs, ys))
+    return _wrap(out, shp, dt)
+
+
+def minimum(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        out = [x if (x <= y or x != x) else y for x, y in zip(xs, ys)]
+    else:
+        out = list(map(min, xs, ys))
+    return _wrap(out, shp, dt)
+
+
+def _compare(op):
+    def fn(a, b):
+        xs, ys, shp, _ = _setup2(a, b)
+        return _wrap(list(map(op, xs, ys)), shp, "bool")
+    fn.__name__ = op.__name__
+    return fn
+
+
+eq = _compare(operator.eq)
+ne = _compare(operator.ne)
+lt = _compare(operator.lt)
+le = _compare(operator.le)
+gt = _compare(operator.gt)
+ge = _compare(operator.ge)
+
+
+def _float_in(a):
+    """a's values and dtype for a float-valued function (ints and bools compute in float64)."""
+    a = _as_array(a)
+    if a.dtype in _FLOATS:
+        return _vals(a), a.dtype, a.shape
+    return _cast(_vals(a), a.dtype, "float64"), "float64", a.shape
+
+
+def _unary_math(fast, safe):
+    def fn(a):
+        xs, dt, shp = _float_in(a)
+        try:
+            out = list(map(fast, xs))
+        except (ValueError, OverflowError):
+            out = list(map(safe, xs))
+        return _wrap(_r32(out) if dt == "float32" else out, shp, dt)
+    fn.__name__ = fast.__name__
+    return fn
+
+
+def _safe_exp(x):
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return _INF
+
+
+def _safe_log(x):
+    if x == 0:
+        return -_INF
+    if x < 0:
+        return _NAN
+    return math.log(x)
+
+
+def _safe_sqrt(x):
+    return _NAN if x < 0 else math.sqrt(x)
+
+
+def _nan_on_error(f):
+    def g(x):
+        try:
+            return f(x)
+        except (ValueError, OverflowError):
+            return _NAN
+    return g
+
+
+exp = _unary_math(math.exp, _safe_exp)
+log = _unary_math(math.log, _safe_log)
+sqrt = _unary_math(math.sqrt, _safe_sqrt)
+sin = _unary_math(math.sin, _nan_on_error(math.sin))
+cos = _unary_math(math.cos, _nan_on_error(math.cos))
+tanh = _unary_math(math.tanh, _nan_on_error(math.tanh))
+
+
+def neg(a):
+    a = _as_array(a)
+    if a.dtype == "bool":
+        raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
+                        "`~` operator or the logical_not function instead.")
+    out = list(map(operator.neg, _vals(a)))
+    return _wrap(_w64(out) if a.dtype == "int64" else out, a.shape, a.dtype)
+
+
+def abs(a):  # noqa: A001 - mirrors the backend interface name
+    a = _as_array(a)
+    out = list(map(_b_abs, _vals(a)))
+    return _wrap(_w64(out) if a.dtype == "int64" else out, a.shape, a.dtype)
+
+
+def _fsign(x):
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return 0.0 if x == 0 else x
+
+
+def sign(a):
+    a = _as_array(a)
+    if a.dtype == "bool":
+        raise TypeError("ufunc 'sign' did not contain a loop with signature matching types")
+    if a.dtype == "int64":
+        return _wrap([(x > 0) - (x < 0) for x in _vals(a)], a.shape, a.dtype)
+    return _wrap(list(map(_fsign, _vals(a))), a.shape, a.dtype)
+
+
+def logical_not(a):
+    a = _as_array(a)
+    return _wrap(list(map(operator.not_, _vals(a))), a.shape, "bool")
+
+
+def isnan(a):
+    a = _as_array(a)
+    if a.dtype in _FLOATS:
+        return _wrap([x != x for x in _vals(a)], a.shape, "bool")
+    return _wrap([False] * a.size, a.shape, "bool")
+
+
+def sigmoid(a):
+    # 1 / (1 + exp(-a)) step by step in a's dtype, so float32 overflows to 0 exactly like numpy
+    a = _as_array(a)
+    one = scalar(1, a.dtype)
+    return div(one, add(one, exp(neg(a))))
+
+
+def where(cond, a, b):
+    cond = _as_array(cond)
+    if isinstance(a, ndarray) and not isinstance(b, ndarray):
+        b = scalar(b, _weak(a.dtype, b))
+    elif isinstance(b, ndarray) and not isinstance(a, ndarray):
+        a = scalar(a, _weak(b.dtype, a))
+    a, b = _as_array(a), _as_array(b)
+    dt = _promote(a.dtype, b.dtype)
+    shp = broadcast_shapes(cond.shape, a.shape, b.shape)
+    n = _prod(shp)
+    cs = _bvals(cond, shp, n)
+    xs = _cast(_bvals(a, shp, n), a.dtype, dt)
+    ys = _cast(_bvals(b, shp, n), b.dtype, dt)
+    return _wrap([x if c else y for c, x, y in zip(cs, xs, ys)], shp, dt)
+
+
+def clip(a, lo, hi):
+    out = a
+    if lo is not None:
+        out = maximum(out, lo)
+    if hi is not None:
+        out = minimum(out, hi)
+    return out if out is not a else copy(a)
+
+
+# -- reductions --------------------------------------------------------------------------------
+
+def _norm_axis(d, nd):
+    if not -nd <= d < nd and not (nd == 0 and d in (0, -1) and False):
+        raise IndexError(f"axis {d} is out of bounds for array of dimension {nd}")
+    return d % nd if nd else d
+
+
+def _groups(a, dims, keepdim):
+    """The values of each output element's group (reduced dims), and the output shape."""
+    nd = a.ndim
+    if dims is None:
+        dims = tuple(range(nd))
+    elif isinstance(dims, int):
+        dims = (_norm_axis(dims, nd),)
+    else:
+        dims = tuple(_norm_axis(d, nd) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise ValueError("duplicate value in 'axis'")
+    keep = [d for d in range(nd) if d not in dims]
+    red = sorted(dims)
+    order = tuple(keep + red)
+    v = a if order == tuple(range(nd)) else permute(a, order)
+    vals = _vals(v)
+    r = _prod(a.shape[d] for d in red)
+    k = _prod(a.shape[d] for d in keep)
+    if r == 0:
+        groups = [[] for _ in range(k)]
+    elif k == 1:
+        groups = [vals]
+    else:
+        groups = [vals[i:i + r] for i in range(0, k * r, r)]
+    if keepdim:
+        out_shape = tuple(1 if d in dims else s for d, s in enumerate(a.shape))
+    else:
+        out_shape = tuple(a.shape[d] for d in keep)
+    return groups, out_shape, r
+
+
+def _fsum(g):
+    try:
+        return math.fsum(g)
+    except (ValueError, OverflowError):
+        # fsum refuses inf - inf and intermediate overflow; plain addition gives numpy's nan/inf
+        return _b_sum(g, 0.0)
+
+
+def sum(a, dims, keepdim: bool):  # noqa: A001
+    a = _as_array(a)
+    groups, shp, _ = _groups(a, dims, keepdim)
+    dt = a.dtype
+    if dt in _FLOATS:
+        return _finish(list(map(_fsum, groups)), shp, dt)
+    return _wrap(_w64([_b_sum(g) for g in groups]), shp, "int64")
+
+
+def mean(a, dims, keepdim: bool):
+    a = _as_array(a)
+    groups, shp, r = _groups(a, dims, keepdim)
+    dt = a.dtype if a.dtype in _FLOATS else "float64"
+    if r == 0:
+        return _wrap([_NAN] * len(groups), shp, dt)
+    if a.dtype not in _FLOATS:
+        groups = [list(map(float, g)) for g in groups]
+    out = [_fsum(g) / r for g in groups]
+    return _wrap(_r32(out) if dt == "float32" else out, shp, dt)
+
+
+def _extreme(a, dims, keepdim, pick, what):
+    a = _as_array(a)
+    groups, shp, r = _groups(a, dims, keepdim)
+    if r == 0 and groups:
+        raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
+    if r == 0:
+        raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
+    if a.dtype in _FLOATS:
+        out = []
+        for g in groups:
+            s = _b_sum(g)
+            # NaN wins, as in numpy; the sum flags it cheaply (inf - inf is re-checked)
+            if s != s and any(x != x for x in g):
+                out.append(_NAN)
+            else:
+                out.append(pick(g))
+    else:
+        out = list(map(pick, groups))
+    return _wrap(out, shp, a.dtype)
+
+
+def amax(a, dims, keepdim: bool):
+    return _extreme(a, dims, keepdim, max, "maximum")
+
+
+def amin(a, dims, keepdim: bool):
+    return _extreme(a, dims, keepdim, min, "minimum")
+
+
+def _arg(a, dim, keepdim, pick, what):
+    a = _as_array(a)
+    if dim is None:
+        a = reshape(a, (-1,))
+        dim = 0
+        if keepdim:
+            raise ValueError("keepdims with axis=None is not supported here")
+    groups, shp, r = _groups(a, (dim,) if a.ndim else (), keepdim)
+    if r == 0:
+        raise ValueError(f"attempt to get {what} of an empty sequence")
+    isf = a.dtype in _FLOATS
+    out = []
+    for g in groups:
+        if isf:
+            s = _b_sum(g)
+            if s != s:
+                i = next((i for i, x in enumerate(g) if x != x), None)
+                if i is not None:
+                    out.append(i)
+                    continue
+        out.append(g.index(pick(g)))
+    return _wrap(out, shp, "int64")
+
+
+def argmax(a, dim: int, keepdim: bool):
+    """Index of the first maximal element along dim (NaN counts as maximal, as in torch)."""
+    return _arg(a, dim, keepdim, max, "argmax")
+
+
+def argmin(a, dim: int, keepdim: bool):
+    return _arg(a, dim, keepdim, min, "argmin")
+
+
+def logsumexp(a, dim: int):
+    m = amax(a, (dim,), True)
+    finite = [x if (x == x and x not in (_INF, -_INF)) else 0.0 for x in _vals(m)]
+    m = _wrap(_cast(finite, "float64", m.dtype) if m.dtype == "float32" else finite, m.shape,
+              m.dtype)
+    return add(log(sum(exp(sub(a, m)), (dim,), True)), m)
+
+
+# -- linear algebra ----------------------------------------------------------------------------
+
+def matmul(a, b):
+    a, b = _as_array(a), _as_array(b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
+                         "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+                         % (0 if a.ndim == 0 else 1))
+    dt = _promote(a.dtype, b.dtype)
+    a_vec, b_vec = a.ndim == 1, b.ndim == 1
+    if a_vec:
+        a = reshape(a, (1, a.shape[0]))
+    if b_vec:
+        b = reshape(b, (b.shape[0], 1))
+    n, k = a.shape[-2:]
+    k2, m = b.shape[-2:]
+    if k != k2:
+        raise ValueError(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+            f"signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    nb = _prod(batch)
+    av = _cast(_bvals(a, batch + (n, k), nb * n * k), a.dtype, dt)
+    bv = _cast(_bvals(b, batch + (k, m), nb * k * m), b.dtype, dt)
+    out = []
+    mul_ = operator.mul
+    for i in range(nb):
+        ab = av[i * n * k:(i + 1) * n * k]
+        bb = bv[i * k * m:(i + 1) * k * m]
+        rows = [ab[r * k:(r + 1) * k] for r in range(n)]
+        cols = [bb[c::m] for c in range(m)]
+        if dt == "bool":
+            out.extend(any(map(operator.and_, r, c)) for r in rows for c in cols)
+        elif dt in _FLOATS:
+            out.extend(_b_sum(map(mul_, r, c), 0.0) for r in rows for c in cols)
+        else:
+            out.extend(_b_sum(map(mul_, r, c)) for r in rows for c in cols)
+    shp = batch + ((n,) if not a_vec else ()) + ((m,) if not b_vec else ())
+    return _finish(out, shp, dt)
+
+
+# -- shape and indexing (these return views where numpy can) ----------------------------------
+
+def _resolve_shape(shape, size):
+    shape = _shape_arg(shape)
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if -1 in shape:
+        rest = _prod(d for d in shape if d != -1)
+        if rest == 0 or size % rest:
+            raise ValueError(f"cannot reshape array of size {size} into shape "
+                             f"{tuple(shape)}")
+        shape = tuple(size // rest if d == -1 else d for d in shape)
+    if _prod(shape) != size or any(d < 0 for d in shape):
+        raise ValueError(f"cannot reshape array of size {size} into shape {tuple(shape)}")
+    return shape
+
+
+def _nocopy_strides(a, newdims):
+    """numpy's _attempt_nocopy_reshape (C order): strides for newdims, or None."""
+    if a._c:
+        return _cstrides(newdims)
+    olddims, oldstrides = [], []
+    for d, s in zip(a.shape, a._strides):
+        if d != 1:
+            olddims.append(d)
+            oldstrides.append(s)
+    newnd, oldnd = len(newdims), len(olddims)
+    newstrides = [0] * newnd
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < newnd and oi < oldnd:
+        np_ = newdims[ni]
+        op = olddims[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= newdims[nj]
+                nj += 1
+            else:
+                op *= olddims[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1]:
+                return None
+        newstrides[nj - 1] = oldstrides[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            newstrides[nk - 1] = newstrides[nk] * newdims[nk]
+        ni = nj
+        nj += 1
+        oi = oj
+        oj += 1
+    last = newstrides[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, newnd):
+        newstrides[nk] = last
+    return tuple(newstrides)
+
+
+def view(a, shape):
+    """A view with a new shape, or None when the memory layout does not allow one."""
+    shape = _resolve_shape(shape, a.size)
+    if shape == a.shape:
+        return _new(a._data, a._off, a.shape, a._strides, a.dtype)
+    st = _nocopy_strides(a, shape)
+    if st is None:
+        return None
+    return _new(a._data, a._off, shape, st, a.dtype)
+
+
+def reshape(a, shape):
+    v = view(a, shape)
+    if v is not None:
+        return v
+    return _wrap(list(_vals(a)), _resolve_shape(shape, a.size), a.dtype)
+
+
+def permute(a, dims):
+    nd = a.ndim
+    dims = tuple(_norm_axis(d, nd) for d in dims)
+    if len(dims) != nd or len(set(dims)) != nd:
+        raise ValueError("axes don't match array")
+    return _new(a._data, a._off, tuple(a.shape[d] for d in dims),
+                tuple(a._strides[d] for d in dims), a.dtype)
+
+
+def transpose(a, d0: int, d1: int):
+    order = list(range(a.ndim))
+    d0, d1 = _norm_axis(d0, a.ndim), _norm_axis(d1, a.ndim)
+    order[d0], order[d1] = order[d1], order[d0]
+    return permute(a, order)
+
+
+def expand(a, shape):
+    shape = _shape_arg(shape)
+    nd, lead = len(shape), len(shape) - a.ndim
+    if lead < 0 or any(d < 0 for d in shape):
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {a.shape}  and requested shape {shape}")
+    strides = [0] * nd
+    for i in range(a.ndim):
+        d, s = a.shape[i], a._strides[i]
+        want = shape[lead + i]
+        if d == want:
+            strides[lead + i] = s if d != 1 else 0
+        elif d == 1:
+            strides[lead + i] = 0
+        else:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: {a.shape}  and requested shape {shape}")
+    return _new(a._data, a._off, shape, tuple(strides), a.dtype)
+
+
+def _index_array(ix):
+    arr = ix if isinstance(ix, ndarray) else array(
+        ix, "bool" if ix and all(isinstance(e, bool) for e in _flatten(ix)[1]) else "int64")
+    if arr.dtype in _FLOATS:
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return arr
+
+
+def _nonzero(mask):
+    """Integer index arrays selecting mask's True positions (numpy's nonzero, C order)."""
+    vals = _vals(mask)
+    hits = [i for i, v in enumerate(vals) if v]
+    out = []
+    for s in _cstrides(mask.shape):
+        pass
+    cs = _cstrides(mask.shape)
+    for d, (size, st) in enumerate(zip(mask.shape, cs)):
+        out.append(_wrap([(h // st) % size for h in hits], (len(hits),), "int64"))
+    return out
+
+
+def _parse_index(a, index):
+    """Resolve an index into (view, fancy) where view is the basic-indexed array keeping a full
+    dim for each fancy index, and fancy lists (dim in view, int64 index array)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    items = []
+    for ix in index:
+        if ix is None or ix is Ellipsis or isinstance(ix, slice):
+            items.append(ix)
+        elif isinstance(ix, bool):
+            raise IndexError("indexing with a Python bool is not supported")
+        elif isinstance(ix, int):
+            items.append(ix)
+        elif isinstance(ix, (ndarray, list, tuple)):
+            arr = _index_array(ix)
+            if arr.dtype == "bool":
+                if arr.ndim == 0:
+                    raise IndexError("0-d boolean indices are not supported")
+                items.append(("mask", arr))
+            elif arr.ndim == 0:
+                items.append(int(_vals(arr)[0]))
+            else:
+                items.append(("fancy", arr))
+        elif hasattr(ix, "__index__"):
+            items.append(operator.index(ix))
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                             "(`None`) and integer or boolean arrays are valid indices")
+    if _b_sum(1 for it in items if it is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = 0
+    for it in items:
+        if isinstance(it, tuple):
+            consumed += it[1].ndim if it[0] == "mask" else 1
+        elif it is not None and it is not Ellipsis:
+            consumed += 1
+    if consumed > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but "
+                         f"{consumed} were indexed")
+    has_fancy = any(isinstance(it, tuple) for it in items)
+    off = a._off
+    shp, strides, fancy = [], [], []
+    d = 0
+    for it in items:
+        if it is Ellipsis:
+            for _ in range(a.ndim - consumed):
+                shp.append(a.shape[d])
+                strides.append(a._strides[d])
+                d += 1
+        elif it is None:
+            shp.append(1)
+            strides.append(0)
+        elif isinstance(it, slice):
+            start, stop, step = it.indices(a.shape[d])
+            shp.append(len(range(start, stop, step)))
+            strides.append(a._strides[d] * step)
+            off += start * a._strides[d]
+            d += 1
+        elif isinstance(it, int):
+            size = a.shape[d]
+            if not -size <= it < size:
+                raise IndexError(f"index {it} is out of bounds for axis {d} with size {size}")
+            if has_fancy:
+                # beside a fancy index an int is fancy too: it decides where the result dims go
+                fancy.append((len(shp), _wrap([it], (), "int64")))
+                shp.append(size)
+                strides.append(a._strides[d])
+            else:
+                off += (it % size) * a._strides[d]
+            d += 1
+        elif it[0] == "mask":
+            mask = it[1]
+            for j, size in enumerate(mask.shape):
+                if size != a.shape[d + j]:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {d + j}; size "
+                        f"of axis is {a.shape[d + j]} but size of corresponding boolean axis "
+                        f"is {size}")
+            for j, arr in enumerate(_nonzero(mask)):
+                fancy.append((len(shp), arr))
+                shp.append(a.shape[d])
+                strides.append(a._strides[d])
+                d += 1
+        else:
+            fancy.append((len(shp), it[1]))
+            shp.append(a.shape[d])
+            strides.append(a._strides[d])
+            d += 1
+    for _ in range(d, a.ndim):
+        shp.append(a.shape[d])
+        strides.append(a._strides[d])
+        d += 1
+    return _new(a._data, off, tuple(shp), tuple(strides), a.dtype), fancy
+
+
+def _fancy_positions(v, fancy):
+    """(result shape, storage positions) of advanced indexing on the basic view v."""
+    fshape = broadcast_shapes(*[arr.shape for _, arr in fancy])
+    nf = _prod(fshape)
+    fpos = [0] * nf
+    for dim, arr in fancy:
+        size, st = v.shape[dim], v._strides[dim]
+        idx = _bvals(arr, fshape, nf)
+        for i in idx:
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {size}")
+        fpos = [p + (i % size) * st for p, i in zip(fpos, idx)]
+    dims = [dim for dim, _ in fancy]
+    adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
+    rest = [i for i in range(v.ndim) if i not in dims]
+    if adjacent:
+        before = [i for i in rest if i < dims[0]]
+        after = [i for i in rest if i > dims[0]]
+    else:
+        before, after = [], rest
+    bpos = _positions(tuple(v.shape[i] for i in before), tuple(v._strides[i] for i in before),
+                      v._off)
+    apos = _positions(tuple(v.shape[i] for i in after), tuple(v._strides[i] for i in after), 0)
+    pos = [b + f + q for b in bpos for f in fpos for q in apos]
+    shp = (tuple(v.shape[i] for i in before) + fshape + tuple(v.shape[i] for i in after))
+    return shp, pos
+
+
+def getitem(a, index):
+    v, fancy = _parse_index(a, index)
+    if not fancy:
+        return v
+    shp, pos = _fancy_positions(v, fancy)
+    return _wrap(list(map(a._data.__getitem__, pos)), shp, a.dtype)
+
+
+def _values_for(values, shp, dtype):
+    values = _as_array(values) if not isinstance(values, ndarray) else values
+    if values.shape != shp:
+        try:
+            if broadcast_shapes(values.shape, shp) != shp:
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"shape mismatch: value array of shape {values.shape} could not "
+                             f"be broadcast to indexing result of shape {shp}") from None
+    return _cast(_bvals(values, shp, _prod(shp)), values.dtype, dtype)
+
+
+def index_add(shape, index, values, dtype: str):
+    """zeros(shape) with values added at index (repeated indices accumulate)."""
+    out = zeros(shape, dtype)
+    v, fancy = _parse_index(out, index)
+    if not fancy:
+        shp, pos = v.shape, _positions(v.shape, v._strides, v._off)
+    else:
+        shp, pos = _fancy_positions(v, fancy)
+    vals = _values_for(values, shp, dtype)
+    data = out._data
+    if dtype == "bool":
+        for p, x in zip(pos, vals):
+            data[p] = data[p] or x
+        return out
+    repeated = len(set(pos)) != len(pos)
+    for p, x in zip(pos, vals):
+        data[p] += x
+        if repeated and dtype == "float32":
+            # numpy's add.at rounds after every single addition
+            data[p] = _r32([data[p]])[0]
+    if dtype == "float32" and not repeated:
+        out._data = data = _r32(data)
+    elif dtype == "int64":
+        out._data = _w64(data)
+    return out
+
+
+def setitem(a, index, values) -> None:
+    v, fancy = _parse_index(a, index)
+    if not fancy:
+        assign(v, values)
+        return
+    shp, pos = _fancy_positions(v, fancy)
+    vals = _values_for(values, shp, a.dtype)
+    data = a._data
+    for p, x in zip(pos, vals):
+        data[p] = x
+
+
+def concat(arrays, dim: int):
+    arrays = [_as_array(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    dim = _norm_axis(dim, nd)
+    dt = arrays[0].dtype
+    for i, x in enumerate(arrays[1:], 1):
+        dt = _promote(dt, x.dtype)
+        if x.ndim != nd:
+            raise ValueError(
+                "all the input array dimensions except for the concatenation axis must match "
+                f"exactly, but along dimension 0, the array at index 0 has {nd} dimension(s) "
+                f"and the array at index {i} has {x.ndim} dimension(s)")
+        for d in range(nd):
+            if d != dim and x.shape[d] != arrays[0].shape[d]:
+                raise ValueError(
+                    "all the input array dimensions except for the concatenation axis must "
+                    f"match exactly, but along dimension {d}, the array at index 0 has size "
+                    f"{arrays[0].shape[d]} and the array at index {i} has size {x.shape[d]}")
+    outer = _prod(arrays[0].shape[:dim])
+    parts = []
+    for x in arrays:
+        inner = _prod(x.shape[dim:])
+        parts.append((_cast(_vals(x), x.dtype, dt), inner))
+    out = []
+    for o in range(outer):
+        for vals, inner in parts:
+            out.extend(vals[o * inner:(o + 1) * inner])
+    shp = list(arrays[0].shape)
+    shp[dim] = _b_sum(x.shape[dim] for x in arrays)
+    return _wrap(out, tuple(shp), dt)
+
+
+def stack(arrays, dim: int):
+    arrays = [_as_array(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if any(x.shape != arrays[0].shape for x in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    nd = arrays[0].ndim + 1
+    dim = _norm_axis(dim, nd)
+    return concat([reshape(x, x.shape[:dim] + (1,) + x.shape[dim:]) for x in arrays], dim)
+
+
+def broadcast_shapes(*shapes):
+    shapes = [_shape_arg(s) for s in shapes]
+    nd = max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    who = [None] * nd
+    for i, s in enumerate(shapes):
+        lead = nd - len(s)
+        for j, d in enumerate(s):
+            k = lead + j
+            if d == 1:
+                continue
+            if out[k] == 1 and who[k] is None:
+                out[k], who[k] = d, i
+            elif out[k] != d:
+                raise ValueError(
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                    f"is between arg {who[k]} with shape {shapes[who[k]]} and arg {i} with "
+                    f"shape {s}.")
+    return tuple(out)
