@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import json
 import math
 import os
@@ -716,45 +717,57 @@ def mg_mlp_d_setup(data, steps=20):
 # Timing
 # ==============================================================================================
 
-def measure(run, repeats, budget):
-    """Median of up to `repeats` timed calls after one warm-up call, stopping once `budget`
-    seconds are spent. A warm-up slower than budget/2 is itself the (single) sample."""
+def measure(run, repeats, budget, min_sample=0.0):
+    """Per-call time: the median of up to `repeats` samples after one warm-up call, each
+    sample timing `number` consecutive calls (number chosen so that a sample lasts about
+    `min_sample` seconds, as timeit does), stopping once `budget` seconds are spent. A warm-up
+    slower than budget/2 is itself the (single) sample. The garbage collector stays ON (the
+    cost of collecting reference cycles is part of what an autograd engine costs), but each
+    cell starts from a collected heap."""
+    gc.collect()
     t0 = time.perf_counter()
     run()
     first = time.perf_counter() - t0
     if first > budget / 2:
-        return {"median": first, "n": 1, "samples": [first]}
+        return {"median": first, "n": 1, "number": 1, "samples": [first]}
+    t0 = time.perf_counter()
+    run()
+    second = time.perf_counter() - t0
+    number = max(1, min(1000, int(min_sample / max(second, 1e-9)) + 1)) if min_sample else 1
     samples = []
-    spent = first
+    spent = first + second
     while len(samples) < repeats and (spent < budget or len(samples) < 3):
         t0 = time.perf_counter()
-        run()
+        for _ in range(number):
+            run()
         dt = time.perf_counter() - t0
-        samples.append(dt)
+        samples.append(dt / number)
         spent += dt
-    return {"median": statistics.median(samples), "n": len(samples), "samples": samples}
+    return {"median": statistics.median(samples), "n": len(samples), "number": number,
+            "samples": samples}
 
 
 def budgets(args):
+    """(repeats, time budget per cell in s, minimum duration of one sample in s)"""
     reps = args.repeats or (3 if args.quick else 7)
-    return reps, (0.6 if args.quick else 3.0)
+    return reps, (0.6 if args.quick else 3.0), (0.01 if args.quick else 0.05)
 
 
 def run_torchlike(T, name, data, mode, args):
-    reps, budget = budgets(args)
+    reps, budget, min_sample = budgets(args)
     run = TORCHLIKE[name](T, data, mode)
-    return measure(run, reps, budget)
+    return measure(run, reps, budget, min_sample)
 
 
 def run_micrograd(name, data, args):
-    reps, budget = budgets(args)
+    reps, budget, min_sample = budgets(args)
     reps = min(reps, 3)
     if name == "a":
-        return measure(mg_graph_setup(data, "a_leaves", 200), reps, budget)
+        return measure(mg_graph_setup(data, "a_leaves", 200), reps, budget, min_sample)
     if name == "a100":
-        return measure(mg_graph_setup(data, "a100_leaves", 100), reps, budget)
+        return measure(mg_graph_setup(data, "a100_leaves", 100), reps, budget, min_sample)
     if name == "c":
-        return measure(mg_chain_setup(data), reps, budget)
+        return measure(mg_chain_setup(data), reps, budget, min_sample)
     if name == "d":  # every step costs the same: time 2 of the 20 steps, extrapolate if slow
         r = measure(mg_mlp_d_setup(data, steps=2), 1, 0)
         estimate = r["median"] * 10
@@ -763,7 +776,7 @@ def run_micrograd(name, data, args):
         why = "full size > 30 s" if estimate > 30.0 else "--quick"
         return _extrapolated(r, 10, f"2 of the 20 steps x10 ({why})")
     if name == "b":
-        small = 1 if args.quick else 2
+        small = 1  # one sample of the batch is ~0.3 M Values (~3 s, ~0.4 GB)
         r = measure(mg_mlp_b_setup(data, small), 1, 0)
         t_update = _time_mg_update(data)
         per_sample = max(r["median"] - t_update, 0.0) / small
@@ -791,8 +804,25 @@ def _time_mg_update(data):
 
 
 def run_numpy(name, data, args):
-    reps, budget = budgets(args)
-    return measure(NUMPY[name](data), reps, budget)
+    reps, budget, min_sample = budgets(args)
+    return measure(NUMPY[name](data), reps, budget, min_sample)
+
+
+def _import_torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def _freeze_heap():
+    """Move everything imported so far (torch and numpy are big) out of the collector's
+    reach, so every column pays the same price for the collections its own garbage
+    triggers, whatever was imported before it ran."""
+    import_engine()
+    gc.collect()
+    gc.freeze()
 
 
 def import_engine():
@@ -850,6 +880,7 @@ def child_main(args):
     """Run the engine columns only (as engine-pure), print one JSON line."""
     workloads = [w for w in args.only.split(",") if w]
     data = make_data(args.quick)
+    _freeze_heap()
     res, mode, backend = run_engine_all(workloads, data, args)
     print(json.dumps({"backend": backend, "mode": mode, "results": res}))
 
@@ -900,7 +931,7 @@ def print_table(results, meta):
     print()
     for w in results:
         print(f"  {w:5s} {DESCRIPTIONS[w]}")
-    print("  times are medians of repeats (n = number of timed runs, see --json); "
+    print("  times are per call, medians of up to 7 samples (see --json for all); "
           "* = extrapolated")
     for w, r in results.items():
         for impl, cell in r.items():
@@ -965,6 +996,8 @@ def main(args):
     workloads = [w for w in args.only.split(",") if w]
     impls = [i for i in args.impls.split(",") if i]
     data = make_data(args.quick)
+    torch = _import_torch() if "torch" in impls else None
+    _freeze_heap()
     meta = {"machine": machine_info(), "quick": args.quick, "threads": args.threads,
             "notes": {}}
     results = {w: {} for w in workloads}
@@ -997,9 +1030,7 @@ def main(args):
             meta["notes"]["engine-pure"] = "n/a: engine/backend/pure_backend.py does not exist"
 
     if "torch" in impls:
-        try:
-            import torch
-
+        if torch is not None:
             torch.set_num_threads(args.threads)
             meta["torch"] = torch.__version__
             for w in workloads:
@@ -1007,7 +1038,7 @@ def main(args):
                     results[w]["torch"] = run_torchlike(torch, w, data, mode, args)
                 except Exception as e:
                     results[w]["torch"] = {"error": f"{type(e).__name__}: {e}"}
-        except ImportError:
+        else:
             meta["notes"]["torch"] = "n/a: torch is not importable"
 
     if "numpy" in impls:

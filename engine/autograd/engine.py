@@ -207,6 +207,9 @@ def run_backward(
         obs.backward_begin(list(roots), list(grad_roots), inputs, retain_graph, create_graph, api)
     prev_mode = grad_mode.state.grad_enabled
     grad_mode.state.grad_enabled = create_graph
+    # Tensors made inside backward formulas are the engine's arithmetic, not the user's:
+    # events come only from here, through `obs`.
+    _observer.state.observer = None
     error = None
     try:
         while ready:
@@ -219,6 +222,7 @@ def run_backward(
         raise
     finally:
         grad_mode.state.grad_enabled = prev_mode
+        _observer.state.observer = obs
         if obs is not None:
             obs.backward_end(error)
 

@@ -446,15 +446,13 @@ def tolist(a):
     vals = list(_vals(a))
     if a.ndim == 0:
         return vals[0]
-    for d in reversed(a.shape[1:]):
-        vals = [vals[i:i + d] for i in range(0, len(vals), d)] if d else (
-            [[] for _ in range(len(vals))])
-    if a.shape[1:] and 0 in a.shape[1:]:
-        # an empty inner dim leaves no values to chunk: rebuild the nesting from the shape
+    if a.size == 0:
+        # no values to chunk: the nesting comes from the shape alone, up to its first 0
         def build(shp):
-            return [] if shp[0] == 0 else [build(shp[1:]) if len(shp) > 1 else [] for _ in
-                                           range(shp[0])]
+            return [] if shp[0] == 0 else [build(shp[1:]) for _ in range(shp[0])]
         return build(a.shape)
+    for d in reversed(a.shape[1:]):
+        vals = [vals[i:i + d] for i in range(0, len(vals), d)]
     return vals
 
 
@@ -485,6 +483,8 @@ def _bvals(a, shape, n):
 def _write(dst, vals):
     """Store C-ordered vals (already of dst's dtype) into dst's memory."""
     data = dst._data
+    if vals is data:
+        vals = list(vals)  # src is dst's own storage: read it all before writing any of it
     if dst._c:
         data[dst._off:dst._off + dst.size] = vals
     else:
@@ -503,10 +503,7 @@ def assign(dst, src) -> None:
         except ValueError:
             raise ValueError(f"could not broadcast input array from shape {src.shape} into "
                              f"shape {dst.shape}") from None
-    vals = _cast(_bvals(src, dst.shape, dst.size), src.dtype, dst.dtype)
-    if vals is dst._data:
-        return
-    _write(dst, vals)
+    _write(dst, _cast(_bvals(src, dst.shape, dst.size), src.dtype, dst.dtype))
 
 
 # -- element-wise ------------------------------------------------------------------------------
@@ -793,7 +790,7 @@ def clip(a, lo, hi):
 # -- reductions --------------------------------------------------------------------------------
 
 def _norm_axis(d, nd):
-    if not -nd <= d < nd and not (nd == 0 and d in (0, -1) and False):
+    if not -nd <= d < nd:
         raise IndexError(f"axis {d} is out of bounds for array of dimension {nd}")
     return d % nd if nd else d
 
@@ -861,8 +858,6 @@ def mean(a, dims, keepdim: bool):
 def _extreme(a, dims, keepdim, pick, what):
     a = _as_array(a)
     groups, shp, r = _groups(a, dims, keepdim)
-    if r == 0 and groups:
-        raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
     if r == 0:
         raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
     if a.dtype in _FLOATS:
@@ -923,8 +918,7 @@ def argmin(a, dim: int, keepdim: bool):
 def logsumexp(a, dim: int):
     m = amax(a, (dim,), True)
     finite = [x if (x == x and x not in (_INF, -_INF)) else 0.0 for x in _vals(m)]
-    m = _wrap(_cast(finite, "float64", m.dtype) if m.dtype == "float32" else finite, m.shape,
-              m.dtype)
+    m = _wrap(finite, m.shape, m.dtype)
     return add(log(sum(exp(sub(a, m)), (dim,), True)), m)
 
 
@@ -1091,10 +1085,7 @@ def _nonzero(mask):
     vals = _vals(mask)
     hits = [i for i, v in enumerate(vals) if v]
     out = []
-    for s in _cstrides(mask.shape):
-        pass
-    cs = _cstrides(mask.shape)
-    for d, (size, st) in enumerate(zip(mask.shape, cs)):
+    for size, st in zip(mask.shape, _cstrides(mask.shape)):
         out.append(_wrap([(h // st) % size for h in hits], (len(hits),), "int64"))
     return out
 
@@ -1277,6 +1268,8 @@ def setitem(a, index, values) -> None:
     shp, pos = _fancy_positions(v, fancy)
     vals = _values_for(values, shp, a.dtype)
     data = a._data
+    if vals is data:
+        vals = list(vals)
     for p, x in zip(pos, vals):
         data[p] = x
 
