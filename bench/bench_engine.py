@@ -743,8 +743,8 @@ def measure(run, repeats, budget, min_sample=0.0):
         dt = time.perf_counter() - t0
         samples.append(dt / number)
         spent += dt
-    return {"median": statistics.median(samples), "n": len(samples), "number": number,
-            "samples": samples}
+    return {"median": statistics.median(samples), "min": min(samples), "n": len(samples),
+            "number": number, "samples": samples}
 
 
 def budgets(args):

@@ -30,6 +30,7 @@ __version__ = "2.13.0+gradplay"
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
 globals().update(_FUNCTIONS)
+from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
 
 
 def is_tensor(obj) -> bool:

@@ -103,3 +103,27 @@ def unused_input(index: int) -> str:
 
 def no_grad_fn(index: int) -> str:
     return f"element {index} of tensors does not require grad and does not have a grad_fn"
+
+
+_LOWER_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+
+
+def grad_dtype_mismatch(grad_dtype, dtype) -> str:
+    return (
+        f"attempting to assign a gradient with dtype '{_LOWER_NAMES[grad_dtype.name]}' to a "
+        f"tensor with grad_dtype '{_TYPE_NAMES[dtype.name]}'. The gradient must match the "
+        "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+        "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype "
+        "with caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+        "systems that assume they match."
+    )
+
+
+CREATE_GRAPH_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+)

@@ -169,7 +169,7 @@ class Tensor:
                     f"{type(value).__name__}"
                 )
             if value._dtype is not self._dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(errors.grad_dtype_mismatch(value._dtype, self._dtype))
             if B.shape(value._data) != B.shape(self._data):
                 raise RuntimeError(
                     errors.grad_size_mismatch(B.shape(value._data), B.shape(self._data))

@@ -303,6 +303,9 @@ def _guard_table() -> dict:
     add("data", "tensor", "as_tensor")
     add("matmul", "matmul", "mm", "bmm", "mv", "dot")
     add("cat", "cat", "stack", "concat")
+    functional = getattr(getattr(engine, "nn", None), "functional", None)
+    if functional is not None:
+        add("linear", "linear", where=functional)
     methods = engine.ops.METHODS
     for name in ("expand", "repeat", "tile", "new_zeros", "new_ones", "new_empty", "view",
                  "reshape"):
@@ -362,6 +365,11 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
         tensors = [a for a in args if isinstance(a, engine.Tensor)]
         if len(tensors) >= 2:
             _guard_matmul(tensors[0], tensors[1], limits)
+    elif kind == "linear":
+        if len(args) >= 2 and isinstance(args[0], engine.Tensor) and \
+                isinstance(args[1], engine.Tensor) and args[1].dim() == 2:
+            out_f, in_f = args[1].shape
+            _check_linear(args[0], in_f, out_f, limits)
     elif kind == "cat":
         seq = kwargs.get("tensors", args[0] if args else ())
         if isinstance(seq, (list, tuple)):
@@ -389,12 +397,16 @@ def guard_module_call(module, args: tuple, limits: Limits) -> None:
     if not (isinstance(fin, int) and isinstance(fout, int) and fin > 0):
         return
     if args and isinstance(args[0], engine.Tensor):
-        n = args[0].numel()
-        _check_elements(n // fin * fout, "this layer's output", limits)
-        work = n * fout
-        if work > limits.max_matmul_work:
-            raise _too_many("max_matmul_work", "this layer needs too many multiply-adds",
-                            work, limits.max_matmul_work)
+        _check_linear(args[0], fin, fout, limits)
+
+
+def _check_linear(x, fin: int, fout: int, limits: Limits) -> None:
+    n = x.numel()
+    _check_elements(n // max(fin, 1) * fout, "this layer's output", limits)
+    work = n * fout
+    if work > limits.max_matmul_work:
+        raise _too_many("max_matmul_work", "this layer needs too many multiply-adds",
+                        work, limits.max_matmul_work)
 
 
 def guard_constructor(args: tuple, kwargs: dict, limits: Limits) -> None:

@@ -52,8 +52,23 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         if r._grad_fn is None and not r._requires_grad:
             raise RuntimeError(errors.no_grad_fn(i))
     grads = _make_grads(roots, grads)
+    if create_graph:
+        _warn_create_graph_once()
     run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph,
                  inputs=inputs, accumulate=True, api="backward")
+
+
+_warned_create_graph = False
+
+
+def _warn_create_graph_once() -> None:
+    """torch warns about the .grad reference cycle once per process (TORCH_WARN_ONCE)."""
+    global _warned_create_graph
+    if not _warned_create_graph:
+        _warned_create_graph = True
+        from ..tensor import warn
+
+        warn(errors.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

@@ -117,7 +117,9 @@ def _accumulate(var, grad, create_graph, obs):
     if obs is not None and before is not None:
         snapshot = Tensor._make(B.copy(before._data), before._dtype)
     if before is None:
-        var._grad = grad if create_graph else Tensor._make(B.copy(grad._data), grad._dtype)
+        # torch stores a copy; under create_graph the copy stays differentiable (CopyBackwards)
+        var._grad = _differentiable_copy(grad) if create_graph else Tensor._make(
+            B.copy(grad._data), grad._dtype)
     elif create_graph or before._requires_grad:
         var._grad = before + grad
     else:
@@ -128,10 +130,19 @@ def _accumulate(var, grad, create_graph, obs):
         obs.accumulate(var, snapshot, grad, var._grad)
 
 
-def _retain(tensor, grad, obs):
+def _differentiable_copy(grad):
+    from ..ops.inplace import copy_
+
+    out = Tensor._make(B.zeros(B.shape(grad._data), grad._dtype.name), grad._dtype)
+    return copy_(out, grad)
+
+
+def _retain(tensor, grad, obs, create_graph=False):
     """retain_grad(): a non-leaf's .grad gets a copy of its gradient, then accumulates."""
     before = tensor._grad
-    if before is None:
+    if create_graph:
+        tensor._grad = grad.clone() if before is None else before + grad
+    elif before is None:
         tensor._grad = Tensor._make(B.copy(grad._data), grad._dtype)
     else:
         tensor._grad = Tensor._make(B.add(before._data, grad._data), before._dtype)
@@ -244,7 +255,7 @@ def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, cap
                 grad = _run_tensor_hooks(node._tensor_pre_hooks, grad, obs)
             retained = node._retains_grad_hooks
             if retained is not None and accumulate:
-                _retain(retained, grad, obs)
+                _retain(retained, grad, obs, create_graph)
         if node._pre_hooks:
             for fn in list(node._pre_hooks):
                 out = fn((grad,))
@@ -257,7 +268,7 @@ def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, cap
                     if is_acc:
                         _accumulate(t, grad, create_graph, obs)
                     else:
-                        _retain(t, grad, obs)
+                        _retain(t, grad, obs, create_graph)
                 else:
                     prev = captured.get(id(t))
                     captured[id(t)] = grad if prev is None else _add_grads(prev, grad, create_graph)

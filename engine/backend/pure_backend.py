@@ -345,7 +345,8 @@ def from_numpy_like(x):
     if dt is None or not hasattr(x, "tolist"):
         raise TypeError(f"can't convert {type(x).__name__} to an array")
     name = _numpy_kind(str(getattr(dt, "name", dt)))
-    return array(x.tolist(), name), name
+    # tolist() loses the shape of an empty array ((0, 3) -> []): the shape is taken as given
+    return reshape(array(x.tolist(), name), tuple(x.shape)), name
 
 
 def scalar(value, dtype: str):
@@ -789,9 +790,13 @@ def clip(a, lo, hi):
 
 # -- reductions --------------------------------------------------------------------------------
 
+class _AxisError(ValueError, IndexError):
+    """numpy's AxisError: both a ValueError and an IndexError."""
+
+
 def _norm_axis(d, nd):
     if not -nd <= d < nd:
-        raise IndexError(f"axis {d} is out of bounds for array of dimension {nd}")
+        raise _AxisError(f"axis {d} is out of bounds for array of dimension {nd}")
     return d % nd if nd else d
 
 
@@ -801,7 +806,8 @@ def _groups(a, dims, keepdim):
     if dims is None:
         dims = tuple(range(nd))
     elif isinstance(dims, int):
-        dims = (_norm_axis(dims, nd),)
+        # numpy lets a lone int axis 0 or -1 reduce a 0-d array (a tuple of them it refuses)
+        dims = () if nd == 0 and dims in (0, -1) else (_norm_axis(dims, nd),)
     else:
         dims = tuple(_norm_axis(d, nd) for d in dims)
     if len(set(dims)) != len(dims):
@@ -889,7 +895,7 @@ def _arg(a, dim, keepdim, pick, what):
         dim = 0
         if keepdim:
             raise ValueError("keepdims with axis=None is not supported here")
-    groups, shp, r = _groups(a, (dim,) if a.ndim else (), keepdim)
+    groups, shp, r = _groups(a, dim, keepdim)
     if r == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
     isf = a.dtype in _FLOATS
@@ -915,11 +921,21 @@ def argmin(a, dim: int, keepdim: bool):
     return _arg(a, dim, keepdim, min, "argmin")
 
 
-def logsumexp(a, dim: int):
-    m = amax(a, (dim,), True)
-    finite = [x if (x == x and x not in (_INF, -_INF)) else 0.0 for x in _vals(m)]
-    m = _wrap(finite, m.shape, m.dtype)
-    return add(log(sum(exp(sub(a, m)), (dim,), True)), m)
+def _shifted(a, dim):
+    """a minus its max along dim, a finite max only (an all -inf or nan row stays as it is)."""
+    m = amax(a, dim, True)
+    finite = [x if (x == x and x != _INF and x != -_INF) else 0.0 for x in _vals(m)]
+    return sub(a, _wrap(finite, m.shape, m.dtype))
+
+
+def softmax(a, dim: int):
+    e = exp(_shifted(a, dim))
+    return div(e, sum(e, dim, True))
+
+
+def log_softmax(a, dim: int):
+    shifted = _shifted(a, dim)
+    return sub(shifted, log(sum(exp(shifted), dim, True)))
 
 
 # -- linear algebra ----------------------------------------------------------------------------
@@ -1187,7 +1203,11 @@ def _parse_index(a, index):
 
 def _fancy_positions(v, fancy):
     """(result shape, storage positions) of advanced indexing on the basic view v."""
-    fshape = broadcast_shapes(*[arr.shape for _, arr in fancy])
+    try:
+        fshape = broadcast_shapes(*[arr.shape for _, arr in fancy])
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
+                         "shapes " + " ".join(str(arr.shape) for _, arr in fancy)) from None
     nf = _prod(fshape)
     fpos = [0] * nf
     for dim, arr in fancy:

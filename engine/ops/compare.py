@@ -11,22 +11,23 @@ from .reduction import sum_to
 from .registry import export
 
 
-def _compare(fn):
+def _compare(name):
     def op(input, other):
         other = wrap(other, input)
         check_broadcast(B.shape(input._data), B.shape(other._data))
         dt = promote(input, other)
-        return Tensor._make(fn(cast(input, dt), cast(other, dt)), bool_)
+        # looked up per call: engine.use_backend() rebinds B's functions
+        return Tensor._make(getattr(B, name)(cast(input, dt), cast(other, dt)), bool_)
 
     return op
 
 
-eq = export("eq")(_compare(B.eq))
-ne = export("ne")(_compare(B.ne))
-lt = export("lt")(_compare(B.lt))
-le = export("le")(_compare(B.le))
-gt = export("gt")(_compare(B.gt))
-ge = export("ge")(_compare(B.ge))
+eq = export("eq")(_compare("eq"))
+ne = export("ne")(_compare("ne"))
+lt = export("lt")(_compare("lt"))
+le = export("le")(_compare("le"))
+gt = export("gt")(_compare("gt"))
+ge = export("ge")(_compare("ge"))
 
 
 def _logical(fn):
@@ -104,7 +105,7 @@ class Maximum(Function):
     """Ties send half the gradient to each side (torch's maximum/minimum backward)."""
 
     name_ = "MaximumBackward0"
-    pick = staticmethod(B.maximum)
+    pick = staticmethod(lambda a, b: B.maximum(a, b))
     sign = 1
 
     def forward(self, a, b):
@@ -130,7 +131,7 @@ class Maximum(Function):
 
 class Minimum(Maximum):
     name_ = "MinimumBackward0"
-    pick = staticmethod(B.minimum)
+    pick = staticmethod(lambda a, b: B.minimum(a, b))
     sign = -1
 
 

@@ -2322,6 +2322,598 @@ def optim_step_under_no_grad_semantics(torch, rec):
     rec.value("weight.grad_fn", lin.weight.grad_fn)
 
 
+# ===========================================================================
+# Group 5: torch.nn / torch.optim, more (graph variants, losses, modules, optimizer options)
+# ===========================================================================
+
+
+def _seed_simple_linear_class(torch):
+    nn = torch.nn
+
+    class SimpleLinear(nn.Module):
+        def __init__(self):
+            super(SimpleLinear, self).__init__()
+            self.linear = nn.Linear(1, 1)
+
+        def forward(self, x):
+            return self.linear(x)
+
+    model = SimpleLinear()
+    with torch.no_grad():
+        model.linear.weight.fill_(0.5)
+        model.linear.bias.fill_(-0.25)
+    return model
+
+
+def seed_simple_linear_module_subclass_sgd(torch, rec):
+    nn, optim = torch.nn, torch.optim
+    model = _seed_simple_linear_class(torch)
+    criterion = nn.MSELoss()
+    optimizer = optim.SGD(model.parameters(), lr=0.01)
+    input_data = torch.tensor([[2.0]], requires_grad=True)
+    target_data = torch.tensor([[5.0]])
+    output = model(input_data)
+    loss = criterion(output, target_data)
+    loss.backward()
+    rec.printed("print weight grad", "Gradient of linear weight: " + str(model.linear.weight.grad))
+    optimizer.step()
+    optimizer.zero_grad()
+    rec.printed("print(model)", model)
+    rec.value("names", [n for n, _ in model.named_parameters()])
+    rec.value("weight after step", model.linear.weight)
+    rec.value("bias after step", model.linear.bias)
+    rec.value("weight.grad after zero_grad", model.linear.weight.grad)
+    rec.value("input.grad", input_data.grad)
+    rec.graph("graph(loss)", loss)
+
+
+def seed_simple_linear_module_subclass_times_two(torch, rec):
+    nn = torch.nn
+    inner = _seed_simple_linear_class(torch)
+
+    class Doubled(nn.Module):
+        def __init__(self):
+            super(Doubled, self).__init__()
+            self.linear = inner.linear
+
+        def forward(self, x):
+            intermediate_tensor = self.linear(x)
+            return intermediate_tensor * 2.0
+
+    model = Doubled()
+    loss = nn.MSELoss()(model(torch.tensor([[2.0]], requires_grad=True)), torch.tensor([[5.0]]))
+    try:
+        loss.backward()
+        rec.printed("print weight grad", "Gradient of linear weight: " + str(model.linear.weight.grad))
+    except AttributeError as e:
+        rec.printed("error", f"Error: {e}")
+    rec.graph("graph(loss)", loss)
+
+
+def seed_simple_linear_module_subclass_inplace(torch, rec):
+    nn = torch.nn
+    inner = _seed_simple_linear_class(torch)
+
+    class InPlace(nn.Module):
+        def __init__(self):
+            super(InPlace, self).__init__()
+            self.linear = inner.linear
+
+        def forward(self, x):
+            intermediate_tensor = self.linear(x)
+            intermediate_tensor *= 2.0
+            return intermediate_tensor
+
+    model = InPlace()
+    out = model(torch.tensor([[2.0]], requires_grad=True))
+    rec.value("output", out)
+    loss = nn.MSELoss()(out, torch.tensor([[5.0]]))
+    try:
+        loss.backward()
+        rec.printed("print weight grad", "Gradient of linear weight: " + str(model.linear.weight.grad))
+    except AttributeError as e:
+        rec.printed("error", f"Error: {e}")
+    rec.graph("graph(loss)", loss)
+
+
+def _linear_3_to_2(torch, bias=True):
+    lin = torch.nn.Linear(3, 2, bias=bias)
+    with torch.no_grad():
+        lin.weight.copy_(torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]]))
+        if bias:
+            lin.bias.copy_(torch.tensor([0.1, -0.2]))
+    return lin
+
+
+def nn_linear_graph_for_every_input_rank(torch, rec):
+    for bias in (True, False):
+        for shape in ((3,), (4, 3), (2, 4, 3), (2, 1, 2, 3)):
+            for rg in (False, True):
+                lin = _linear_3_to_2(torch, bias)
+                x = torch.arange(float(torch.zeros(shape).numel())).reshape(shape) / 10
+                x.requires_grad_(rg)
+                out = lin(x)
+                tag = f"bias={bias} shape={shape} rg={rg}"
+                rec.value(f"{tag} out", out)
+                rec.graph(f"{tag} graph", out)
+                (out * out).sum().backward()
+                rec.value(f"{tag} weight.grad", lin.weight.grad)
+                if bias:
+                    rec.value(f"{tag} bias.grad", lin.bias.grad)
+                rec.value(f"{tag} x.grad", x.grad)
+
+
+def nn_linear_noncontiguous_and_frozen(torch, rec):
+    lin = _linear_3_to_2(torch)
+    x = torch.arange(24.0).reshape(2, 4, 3).div(10).requires_grad_(True)
+    out = lin(x.transpose(0, 1))
+    rec.value("transposed 3-D out", out)
+    rec.graph("transposed 3-D graph", out)
+    out.sum().backward()
+    rec.value("x.grad", x.grad)
+    out2 = lin(torch.arange(12.0).reshape(3, 4).t())
+    rec.graph("transposed 2-D graph", out2)
+    lin.weight.requires_grad_(False)
+    rec.graph("frozen weight graph", lin(torch.ones(4, 3)))
+    lin.bias.requires_grad_(False)
+    rec.graph("frozen weight and bias graph", lin(torch.ones(4, 3, requires_grad=True)))
+    rec.value("all frozen grad_fn", lin(torch.ones(4, 3)).grad_fn)
+
+
+def nn_linear_and_addmm_errors(torch, rec):
+    lin = _linear_3_to_2(torch)
+    rec.raises("wrong in_features 2-D", lambda: lin(torch.ones(4, 2)))
+    rec.raises("wrong in_features 1-D", lambda: lin(torch.ones(2)))
+    rec.raises("wrong in_features 3-D", lambda: lin(torch.ones(5, 4, 2)))
+    rec.raises("float64 input", lambda: lin(torch.ones(4, 3, dtype=torch.float64)))
+    rec.raises("0-d input", lambda: lin(torch.tensor(1.0)))
+    rec.raises("no bias wrong size", lambda: _linear_3_to_2(torch, False)(torch.ones(4, 2)))
+    rec.raises("F.linear bad bias", lambda: torch.nn.functional.linear(
+        torch.ones(4, 3), torch.ones(2, 3), torch.ones(3)))
+    rec.raises("addmm 1-D mat1", lambda: torch.addmm(torch.ones(2), torch.ones(3), torch.ones(3, 2)))
+    rec.raises("addmm sizes", lambda: torch.addmm(torch.ones(2), torch.ones(4, 3), torch.ones(2, 2)))
+
+
+def nn_addmm_beta_alpha(torch, rec):
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    m1 = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    m2 = torch.tensor([[0.5, -1.0], [2.0, 0.0]], requires_grad=True)
+    y = torch.addmm(b, m1, m2, beta=0.5, alpha=2.0)
+    rec.value("y", y)
+    rec.graph("graph(y)", y)
+    (y * y).sum().backward()
+    rec.value("b.grad", b.grad)
+    rec.value("m1.grad", m1.grad)
+    rec.value("m2.grad", m2.grad)
+
+
+def nn_mse_loss_reductions_broadcast_and_double_backward(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    t = torch.tensor([[0.5, 2.0], [1.0, 1.0]], requires_grad=True)
+    for r in ("mean", "sum", "none"):
+        loss = F.mse_loss(x, t, reduction=r)
+        rec.value(f"{r} loss", loss)
+        rec.graph(f"{r} graph", loss)
+        gx, gt = torch.autograd.grad(loss.sum(), (x, t), create_graph=True)
+        rec.value(f"{r} dx", gx)
+        rec.value(f"{r} dt", gt)
+        rec.graph(f"{r} graph(dx)", gx)
+        hx, ht = torch.autograd.grad((gx * gx).sum() + (gt * x).sum(), (x, t))
+        rec.value(f"{r} second x", hx)
+        rec.value(f"{r} second t", ht)
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    loss = F.mse_loss(v, torch.tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]))
+    rec.value("broadcast loss", loss)
+    rec.graph("broadcast graph", loss)
+    loss.backward()
+    rec.value("broadcast v.grad", v.grad)
+    rec.value("mixed dtypes", F.mse_loss(torch.ones(3), torch.zeros(3, dtype=torch.float64)))
+    rec.value("module sum", torch.nn.MSELoss(reduction="sum")(torch.tensor([1.0, 2.0]), torch.zeros(2)))
+    rec.value("module none", torch.nn.MSELoss(reduction="none")(torch.tensor([1.0, 2.0]), torch.zeros(2)))
+    rec.raises("bad reduction", lambda: F.mse_loss(torch.ones(3), torch.ones(3), reduction="avg"))
+    rec.raises("not broadcastable", lambda: F.mse_loss(torch.ones(3, 4), torch.ones(3, 5)))
+    rec.raises("int inputs", lambda: F.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3])))
+
+
+def nn_cross_entropy_reductions_weights_ignore_index(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([[2.0, 1.0, 0.1, -1.0], [0.5, 2.5, -1.0, 0.0], [0.0, 0.0, 0.0, 3.0]],
+                     requires_grad=True)
+    t = torch.tensor([0, 3, 1])
+    w = torch.tensor([1.0, 2.0, 0.5, 3.0])
+    for r in ("mean", "sum", "none"):
+        loss = F.cross_entropy(x, t, reduction=r)
+        rec.value(f"{r} loss", loss)
+        rec.graph(f"{r} graph", loss)
+        loss.sum().backward()
+        rec.value(f"{r} x.grad", x.grad)
+        x.grad = None
+        loss = F.cross_entropy(x, t, weight=w, reduction=r)
+        rec.value(f"{r} weighted loss", loss)
+        loss.sum().backward()
+        rec.value(f"{r} weighted x.grad", x.grad)
+        x.grad = None
+    for tt in (torch.tensor([0, -100, 1]), torch.tensor([-100, -100, -100])):
+        for r in ("mean", "sum", "none"):
+            loss = F.cross_entropy(x, tt, reduction=r)
+            rec.value(f"ignore {tt.tolist()} {r}", loss)
+            loss.sum().backward()
+            rec.value(f"ignore {tt.tolist()} {r} x.grad", x.grad)
+            x.grad = None
+    rec.value("nll ignore_index=1", F.nll_loss(x, torch.tensor([1, 0, 1]), ignore_index=1))
+    m = torch.nn.CrossEntropyLoss(weight=torch.tensor([0.3, 0.7, 1.0, 1.0]), reduction="sum")
+    rec.value("module weighted sum", m(x, t))
+    rec.printed("print(module)", m)
+    rec.value("module buffers", [n for n, _ in m.named_buffers()])
+    rec.value("NLLLoss module", torch.nn.NLLLoss(ignore_index=0)(x, t))
+
+
+def nn_cross_entropy_shapes_and_probabilities(torch, rec):
+    F = torch.nn.functional
+    v = torch.tensor([1.0, 2.0, 0.5], requires_grad=True)
+    loss = F.cross_entropy(v, torch.tensor(2))
+    rec.value("1-D loss", loss)
+    rec.graph("1-D graph", loss)
+    loss.backward()
+    rec.value("1-D grad", v.grad)
+    rec.value("1-D none", F.cross_entropy(v, torch.tensor(2), reduction="none"))
+    x3 = (torch.arange(24.0).reshape(2, 3, 4) / 10).requires_grad_(True)
+    t3 = torch.tensor([[0, 1, 2, 0], [2, 2, 1, -100]])
+    for r in ("mean", "sum", "none"):
+        loss = F.cross_entropy(x3, t3, reduction=r)
+        rec.value(f"3-D {r}", loss)
+        rec.graph(f"3-D {r} graph", loss)
+        loss.sum().backward()
+        rec.value(f"3-D {r} grad", x3.grad)
+        x3.grad = None
+    x4 = (torch.arange(24.0).reshape(2, 3, 2, 2) / 10).requires_grad_(True)
+    loss = F.cross_entropy(x4, torch.tensor([[[0, 1], [2, 0]], [[2, 2], [1, 1]]]))
+    rec.value("4-D loss", loss)
+    rec.graph("4-D graph", loss)
+    loss.backward()
+    rec.value("4-D grad", x4.grad)
+    x = torch.tensor([[2.0, 1.0, 0.1], [0.5, 2.5, -1.0]], requires_grad=True)
+    p = torch.tensor([[0.2, 0.5, 0.3], [1.0, 0.0, 0.0]])
+    for r in ("mean", "sum", "none"):
+        loss = F.cross_entropy(x, p, reduction=r)
+        rec.value(f"probs {r}", loss)
+        rec.graph(f"probs {r} graph", loss)
+        loss.sum().backward()
+        rec.value(f"probs {r} grad", x.grad)
+        x.grad = None
+    rec.value("probs weighted", F.cross_entropy(x, p, weight=torch.tensor([1.0, 2.0, 3.0])))
+    rec.value("probs label_smoothing", F.cross_entropy(x, p, label_smoothing=0.1))
+
+
+def nn_cross_entropy_and_nll_errors(torch, rec):
+    F = torch.nn.functional
+    x = torch.ones(3, 4)
+    rec.raises("target out of bounds", lambda: F.cross_entropy(x, torch.tensor([0, 1, 5])))
+    rec.raises("negative target", lambda: F.nll_loss(x, torch.tensor([0, 1, -1])))
+    rec.raises("batch mismatch", lambda: F.cross_entropy(x, torch.tensor([0, 1])))
+    rec.raises("float class target", lambda: F.cross_entropy(x, torch.tensor([0.0, 1.0, 2.0])))
+    rec.raises("int probabilities", lambda: F.cross_entropy(x, torch.ones(3, 4, dtype=torch.int64)))
+    rec.raises("bad reduction", lambda: F.cross_entropy(x, torch.tensor([0, 1, 2]), reduction="avg"))
+    rec.raises("2-D target", lambda: F.nll_loss(x, torch.tensor([[0, 1, 2]] * 3)))
+    rec.raises("weight size", lambda: F.nll_loss(x, torch.tensor([0, 1, 2]), weight=torch.ones(3)))
+    rec.raises("4-D target size", lambda: F.nll_loss(torch.ones(2, 3, 4, 5),
+                                                     torch.zeros(2, 4, 4, dtype=torch.int64)))
+    rec.raises("3-D target size", lambda: F.nll_loss(torch.ones(2, 3, 4),
+                                                     torch.zeros(2, 5, dtype=torch.int64)))
+    rec.raises("0-d input", lambda: F.nll_loss(torch.tensor(1.0), torch.tensor(0)))
+
+
+def nn_nll_loss_double_backward(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([[-1.0, -2.0, -0.5], [-0.2, -3.0, -1.5]], requires_grad=True)
+    t = torch.tensor([2, 0])
+    for r in ("mean", "sum", "none"):
+        loss = F.nll_loss(x, t, weight=torch.tensor([1.0, 2.0, 0.5]), reduction=r)
+        rec.value(f"{r} loss", loss)
+        (gx,) = torch.autograd.grad(loss.sum(), x, create_graph=True)
+        rec.value(f"{r} dx", gx)
+        rec.graph(f"{r} graph(dx)", gx)
+    y = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    g = torch.ones(2, 3, requires_grad=True)
+    loss = F.nll_loss(y * g, t)
+    (gy,) = torch.autograd.grad(loss, y, create_graph=True)
+    rec.graph("graph(dy) through mul", gy)
+    (gg,) = torch.autograd.grad((gy * y).sum(), g)
+    rec.value("second order", gg)
+
+
+def nn_softmax_modules_and_implicit_dim(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]], requires_grad=True)
+    rec.value("F.softmax implicit", F.softmax(x))
+    rec.value("F.log_softmax implicit", F.log_softmax(x))
+    rec.value("F.softmax dim=0", F.softmax(x, 0))
+    y = F.softmax(x, dim=1, dtype=torch.float64)
+    rec.value("F.softmax float64", y)
+    rec.graph("graph(F.softmax float64)", y)
+    rec.value("nn.Softmax(dim=0)", torch.nn.Softmax(dim=0)(torch.tensor([1.0, 2.0])))
+    rec.value("nn.LogSoftmax(dim=1)", torch.nn.LogSoftmax(dim=1)(x))
+    rec.printed("print(Softmax)", torch.nn.Softmax(dim=1))
+    rec.printed("print(LogSoftmax)", torch.nn.LogSoftmax(dim=-1))
+
+
+def nn_relu_inplace_and_identity(torch, rec):
+    F = torch.nn.functional
+    x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    y = x * 1
+    z = F.relu(y, inplace=True)
+    rec.value("same tensor", z is y)
+    rec.value("y", y)
+    rec.value("y._version", y._version)
+    rec.graph("graph(y)", y)
+    z.sum().backward()
+    rec.value("x.grad", x.grad)
+    rec.printed("print(ReLU(inplace=True))", torch.nn.ReLU(inplace=True))
+    rec.printed("print(Identity())", torch.nn.Identity(3, foo=4))
+    v = torch.ones(2)
+    rec.value("Identity returns input", torch.nn.Identity()(v) is v)
+
+
+def _net(torch):
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(2, 3)
+            self.act = nn.Tanh()
+            self.block = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1, bias=False))
+            self.scale = nn.Parameter(torch.tensor(2.0))
+            self.shared = self.fc1
+            self.register_buffer("running", torch.zeros(3))
+            self.register_buffer("tmp", torch.ones(1), persistent=False)
+
+        def forward(self, x):
+            return self.block(self.act(self.fc1(x))) * self.scale
+
+    return Net()
+
+
+def nn_module_registration_order_and_repr(torch, rec):
+    m = _net(torch)
+    rec.value("named_parameters", [n for n, _ in m.named_parameters()])
+    rec.value("named_modules", [n for n, _ in m.named_modules()])
+    rec.value("named_children", [n for n, _ in m.named_children()])
+    rec.value("named_buffers", [n for n, _ in m.named_buffers()])
+    rec.value("state_dict keys", list(m.state_dict().keys()))
+    rec.printed("print(net)", m)
+    rec.value("parameter count", len(list(m.parameters())))
+    rec.value("no recurse", [n for n, _ in m.named_parameters(recurse=False)])
+    rec.value("prefix", [n for n, _ in m.named_parameters(prefix="model")])
+    rec.value("with duplicates", [n for n, _ in m.named_parameters(remove_duplicate=False)])
+    rec.value("training", [mod.training for mod in m.modules()])
+    m.eval()
+    rec.value("after eval", [mod.training for mod in m.modules()])
+    m.train()
+    rec.value("after train", [mod.training for mod in m.modules()])
+    rec.value("requires_grad_ returns self", m.requires_grad_(False) is m)
+    rec.value("requires_grad after", [p.requires_grad for p in m.parameters()])
+
+
+def nn_module_assignment_rules_and_errors(torch, rec):
+    nn = torch.nn
+
+    class NoInit(nn.Module):
+        def __init__(self):
+            self.lin = nn.Linear(1, 1)
+
+    class NoInitParam(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(torch.ones(1))
+
+    class NoForward(nn.Module):
+        pass
+
+    rec.raises("module before __init__", lambda: NoInit())
+    rec.raises("parameter before __init__", lambda: NoInitParam())
+    rec.raises("missing forward", lambda: NoForward()(torch.ones(1)))
+    lin = nn.Linear(2, 2)
+    rec.raises("unknown attribute", lambda: lin.foo)
+    rec.raises("tensor as parameter", lambda: setattr(lin, "weight", torch.ones(2, 2)))
+    rec.raises("train non-bool", lambda: lin.train("yes"))
+    rec.raises("dotted parameter name", lambda: lin.register_parameter("a.b", None))
+    rec.raises("non-parameter registered", lambda: lin.register_parameter("w", torch.ones(1)))
+    rec.raises("int as child module", lambda: nn.Sequential(nn.Linear(1, 1)).__setitem__(0, 3))
+    lin.weight = None
+    rec.value("weight set to None", [n for n, _ in lin.named_parameters()])
+    lin.weight = nn.Parameter(torch.ones(2, 2))
+    rec.value("weight back", [n for n, _ in lin.named_parameters()])
+    lin.extra = nn.Parameter(torch.ones(1))
+    rec.value("extra added", [n for n, _ in lin.named_parameters()])
+    del lin.extra
+    rec.value("extra deleted", [n for n, _ in lin.named_parameters()])
+    rec.value("hasattr extra", hasattr(lin, "extra"))
+
+
+def nn_sequential_and_modulelist_containers(torch, rec):
+    nn = torch.nn
+    s = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    rec.value("len", len(s))
+    rec.printed("s[-1]", s[-1])
+    rec.printed("s[1:]", s[1:])
+    rec.value("iter", [type(m).__name__ for m in s])
+    s.append(nn.Sigmoid())
+    rec.printed("after append", s)
+    del s[1]
+    rec.printed("after del s[1]", s)
+    rec.value("names after del", [n for n, _ in s.named_parameters()])
+    rec.raises("index out of range", lambda: s[5])
+    from collections import OrderedDict
+
+    named = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 1)), ("act", nn.Sigmoid())]))
+    rec.printed("OrderedDict Sequential", named)
+    rec.value("OrderedDict names", [n for n, _ in named.named_parameters()])
+    ml = nn.ModuleList([nn.Linear(1, 1), nn.Linear(1, 1), nn.ReLU(), nn.Linear(1, 1)])
+    rec.printed("ModuleList", ml)
+    rec.value("ModuleList names", [n for n, _ in ml.named_parameters()])
+    rec.printed("empty ModuleList", nn.ModuleList())
+    rec.printed("nested", nn.Sequential(nn.Sequential(nn.Linear(1, 2)), nn.Linear(2, 1, bias=False)))
+
+
+def nn_state_dict_round_trip_and_errors(torch, rec):
+    nn = torch.nn
+    m = _linear_2_to_1(torch)
+    sd = m.state_dict()
+    rec.value("keys", list(sd.keys()))
+    rec.value("weight entry", sd["weight"])
+    rec.value("bias entry", sd["bias"])
+    m2 = nn.Linear(2, 1)
+    result = m2.load_state_dict(sd)
+    rec.printed("load result", result)
+    rec.value("loaded weight", m2.weight)
+    rec.value("loaded bias", m2.bias)
+    partial = {"weight": sd["weight"], "extra": torch.ones(1)}
+    result = m2.load_state_dict(partial, strict=False)
+    rec.value("missing", result.missing_keys)
+    rec.value("unexpected", result.unexpected_keys)
+    rec.raises("strict load", lambda: m2.load_state_dict(partial))
+    rec.raises("size mismatch", lambda: m2.load_state_dict(
+        {"weight": torch.ones(3, 2), "bias": torch.ones(1)}))
+    seq = nn.Sequential(nn.Linear(2, 2))
+    rec.raises("nested unexpected", lambda: seq.load_state_dict(
+        {"0.weight": torch.ones(2, 2), "0.bias": torch.ones(2), "1.weight": torch.ones(1)}))
+    net = _net(torch)
+    net2 = _net(torch)
+    net2.load_state_dict(net.state_dict())
+    same = all((a == b).all().item() for a, b in zip(net.parameters(), net2.parameters()))
+    rec.value("round trip equal", same)
+
+
+def nn_parameter_semantics(torch, rec):
+    nn = torch.nn
+    p = nn.Parameter(torch.tensor([1.0, 2.0]))
+    rec.value("isinstance Tensor", isinstance(p, torch.Tensor))
+    rec.value("type name", type(p).__name__)
+    rec.value("op result type", type(p * 2).__name__)
+    rec.value("detach type", type(p.detach()).__name__)
+    rec.printed("str(p)", str(p))
+    q = nn.Parameter(torch.tensor(3.0))
+    rec.printed("f-string 0-d", f"{q}")
+    a = torch.zeros(2)
+    shared = nn.Parameter(a)
+    a.add_(1)
+    rec.value("shares version and memory", [shared._version, shared.tolist()])
+    rec.printed("no grad parameter", nn.Parameter(torch.tensor([1, 2]), requires_grad=False))
+    rec.printed("empty parameter", nn.Parameter())
+    rec.raises("int parameter", lambda: nn.Parameter(torch.tensor([1, 2])))
+    rec.printed("float64 parameter", nn.Parameter(torch.tensor([0.5], dtype=torch.float64)))
+
+
+def _opt_trajectory(torch, rec, make, steps=6):
+    lin = _linear_2_to_1(torch)
+    opt = make(lin.parameters())
+    x = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
+    y = torch.tensor([[1.0], [-1.0], [0.0]])
+    for step in range(steps):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(lin(x), y)
+        loss.backward()
+        opt.step()
+        rec.value(f"step{step}.loss", loss)
+        rec.value(f"step{step}.weight", lin.weight)
+        rec.value(f"step{step}.bias", lin.bias)
+    rec.value("weight._version", lin.weight._version)
+
+
+def optim_sgd_maximize_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.SGD(p, lr=0.01, momentum=0.5, maximize=True))
+
+
+def optim_sgd_dampening_weight_decay_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.SGD(
+        p, lr=0.1, momentum=0.9, dampening=0.3, weight_decay=0.05))
+
+
+def optim_adam_amsgrad_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.Adam(p, lr=0.05, amsgrad=True))
+
+
+def optim_adam_maximize_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.Adam(p, lr=0.02, maximize=True))
+
+
+def optim_adam_amsgrad_weight_decay_betas_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.Adam(
+        p, lr=0.1, betas=(0.5, 0.6), weight_decay=0.1, amsgrad=True))
+
+
+def optim_adam_decoupled_weight_decay_trajectory(torch, rec):
+    _opt_trajectory(torch, rec, lambda p: torch.optim.Adam(
+        p, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True))
+
+
+def optim_repr_param_groups_and_validation(torch, rec):
+    nn = torch.nn
+    lin = _linear_2_to_1(torch)
+    sgd = torch.optim.SGD(lin.parameters(), lr=0.1)
+    rec.printed("print(SGD)", sgd)
+    rec.value("SGD group keys", sorted(sgd.param_groups[0].keys()))
+    adam = torch.optim.Adam([{"params": [lin.weight]}, {"params": lin.bias, "lr": 0.5}], lr=0.01)
+    rec.printed("print(Adam)", adam)
+    rec.value("Adam group lrs", [g["lr"] for g in adam.param_groups])
+    rec.value("Adam group keys", sorted(adam.param_groups[1].keys()))
+    extra = nn.Parameter(torch.ones(2))
+    sgd.add_param_group({"params": [extra], "momentum": 0.5})
+    rec.value("added group", [sgd.param_groups[1]["momentum"], sgd.param_groups[1]["lr"]])
+    rec.raises("param in two groups", lambda: sgd.add_param_group({"params": [extra]}))
+    p = nn.Parameter(torch.ones(1))
+    rec.raises("empty list", lambda: torch.optim.SGD([], lr=0.1))
+    rec.raises("tensor not iterable", lambda: torch.optim.SGD(torch.ones(2, requires_grad=True)))
+    rec.raises("non-leaf", lambda: torch.optim.SGD([torch.ones(2, requires_grad=True) * 2]))
+    rec.raises("not a tensor", lambda: torch.optim.SGD([1.0]))
+    rec.raises("set of params", lambda: torch.optim.SGD({p}))
+    rec.raises("negative momentum", lambda: torch.optim.SGD([p], momentum=-1))
+    rec.raises("negative weight_decay", lambda: torch.optim.SGD([p], weight_decay=-1))
+    rec.raises("nesterov with dampening", lambda: torch.optim.SGD(
+        [p], lr=0.1, momentum=0.9, dampening=0.1, nesterov=True))
+    rec.raises("Adam lr", lambda: torch.optim.Adam([p], lr=-1))
+    rec.raises("Adam eps", lambda: torch.optim.Adam([p], eps=-1))
+    rec.raises("Adam beta0", lambda: torch.optim.Adam([p], betas=(1.0, 0.9)))
+    rec.raises("Adam beta1", lambda: torch.optim.Adam([p], betas=(0.9, -0.1)))
+    rec.raises("Adam weight_decay", lambda: torch.optim.Adam([p], weight_decay=-0.1))
+
+
+def optim_state_closure_and_state_dict(torch, rec):
+    nn = torch.nn
+    a = nn.Parameter(torch.tensor([1.0, -2.0]))
+    adam = torch.optim.Adam([a], lr=0.1)
+    (a * a).sum().backward()
+    adam.step()
+    st = adam.state[a]
+    rec.value("Adam state keys", sorted(st.keys()))
+    rec.value("step", st["step"])
+    rec.value("exp_avg", st["exp_avg"])
+    rec.value("exp_avg_sq", st["exp_avg_sq"])
+    sd = adam.state_dict()
+    rec.value("state_dict keys", sorted(sd.keys()))
+    rec.value("packed params", sd["param_groups"][0]["params"])
+    rec.value("packed state keys", list(sd["state"].keys()))
+    rec.value("param after step", a)
+    rec.value("param is leaf, no grad_fn", [a.is_leaf, a.grad_fn is None, a._version])
+    b = nn.Parameter(torch.tensor([1.0, -2.0]))
+    sgd = torch.optim.SGD([b], lr=0.1, momentum=0.9)
+    (b * b).sum().backward()
+    sgd.step()
+    sgd.step()
+    rec.value("momentum_buffer", sgd.state[b]["momentum_buffer"])
+    rec.value("b after two steps", b)
+
+    def closure():
+        sgd.zero_grad()
+        loss = (b * b).sum()
+        loss.backward()
+        return loss
+
+    rec.value("closure loss", sgd.step(closure))
+    rec.value("b after closure step", b)
+
+
 def _collect():
     out = {}
     for name, obj in list(globals().items()):

@@ -1,0 +1,542 @@
+"""The program language: every allowed construct runs and prints exactly what the same code
+prints as plain Python with `import engine as torch`; every rejected one fails at its line and
+column with the right kind; a runtime error stops the run like a notebook cell."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import importlib
+import io
+import textwrap
+import warnings
+
+import pytest
+
+import engine
+from engine import observer as engine_observer
+from engine.autograd import grad_mode
+from playground import Interpreter, Limits, ProgramError, parse, run
+
+
+def python_output(src: str) -> str:
+    """Run src as real Python with torch imported as the engine (the oracle; test code only)."""
+
+    def _import(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "torch" or name.startswith("torch."):
+            mod = importlib.import_module("engine" + name[len("torch"):])
+            return mod if fromlist else engine
+        return builtins.__import__(name, globals, locals, fromlist, level)
+
+    env = {"__builtins__": {**vars(builtins), "__import__": _import}}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(src, "<oracle>", "exec"), env)  # the test's oracle, never the playground
+    return out.getvalue()
+
+
+def program_output(src: str) -> str:
+    result = run(src)
+    assert result.error is None, result.error
+    return result.output
+
+
+def dedent(src: str) -> str:
+    return textwrap.dedent(src).lstrip("\n")
+
+
+SAME_AS_PYTHON = {
+    "seed_example": """
+        import torch
+        x = torch.tensor([2.0], requires_grad=True)
+        y = x**2
+        z = 2*y
+        z.backward()
+        print(x.grad)
+    """,
+    "imports": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        import torch.optim as optim
+        from torch import nn, optim
+        from torch.nn import functional as F2
+        from torch import tensor, float64
+        import torch.autograd
+        print(tensor([1.0], dtype=float64), F.relu(torch.tensor([-1.0, 1.0])))
+        print(F2.relu(torch.tensor([-2.0, 3.0])), torch.autograd.grad is not None)
+    """,
+    "tuple_unpacking": """
+        import torch
+        x = torch.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
+        values, indices = x.max(dim=0)
+        a, (b, c) = 1, (2, 3)
+        [d, e] = [4.0, 5.0]
+        print(values, indices, a, b, c, d, e)
+        values.sum().backward()
+        print(x.grad)
+    """,
+    "augmented_assignment_is_in_place": """
+        import torch
+        a = torch.ones(3)
+        b = a
+        a += 1
+        a *= 3
+        a -= 1
+        a /= 5
+        print(a, b, a is b)
+        n = 2
+        n += 3
+        n **= 2
+        s = "ab"
+        s += "c"
+        xs = [1]
+        xs += [2]
+        print(n, s, xs)
+        c = torch.tensor([1.0, 2.0])
+        c @= torch.eye(2)
+        c **= 2
+        print(c)
+    """,
+    "augmented_assignment_on_attribute_and_item": """
+        import torch
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x * 3).sum().backward()
+        x.grad += torch.tensor([10.0, 20.0])
+        print(x.grad)
+        y = torch.zeros(3)
+        y[1] += 5
+        y[0] = 2.5
+        y[1:] = torch.tensor([7.0, 8.0])
+        print(y)
+    """,
+    "attribute_assignment": """
+        import torch
+        x = torch.tensor([1.0, 2.0])
+        x.requires_grad = True
+        (x * x).sum().backward()
+        print(x.grad)
+        x.grad = None
+        print(x.grad)
+        x.data = torch.tensor([5.0, 6.0])
+        print(x, x.requires_grad)
+        x.grad = torch.tensor([1.0, 1.0])
+        print(x.grad)
+    """,
+    "grad_mode_blocks": """
+        import torch
+        x = torch.tensor([1.0], requires_grad=True)
+        with torch.no_grad():
+            y = x * 2
+            with torch.enable_grad():
+                z = x * 3
+            print(torch.is_grad_enabled())
+        with torch.set_grad_enabled(False):
+            w = x * 4
+        with torch.no_grad(), torch.enable_grad():
+            v = x * 5
+        print(y.requires_grad, z.requires_grad, w.requires_grad, v.requires_grad)
+        print(torch.is_grad_enabled())
+        torch.set_grad_enabled(False)
+        u = x * 6
+        torch.set_grad_enabled(True)
+        print(u.requires_grad, (x * 7).requires_grad)
+    """,
+    "for_loops": """
+        import torch
+        x = torch.tensor([1.0], requires_grad=True)
+        for i in range(3):
+            y = x * (i + 1)
+            y.backward()
+            print(i, x.grad)
+        for j in range(2 * 3 - 4):
+            for k in range(1, 10, 4):
+                print(j, k)
+        for m in range(-2):
+            print("never")
+        for m in range(5, 0, -2):
+            pass
+        print(m)
+    """,
+    "print_forms": """
+        import torch
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = (x * 2).sum()
+        print()
+        print("x.grad:", x.grad)
+        print(1, 2.5, -3, True, None, "text", [1, 2.0], (3,), sep=", ", end=".\\n")
+        print(x.shape, x.dtype, x.size(0), x.ndim, x.is_leaf, y.is_leaf)
+        print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())
+        print(x.sum(), x.mean(dim=0), x.T, x.t(), x.numel(), len(x))
+        print(torch.float64, torch.Size([2, 3]), torch.Size([2, 3]).numel())
+        print("a", "b", sep=None, end=None)
+        print(x.tolist(), x[0, 1].item(), x.requires_grad)
+        print(str(x), str(3), str())
+    """,
+    "operators": """
+        import torch
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = torch.tensor([4.0, 5.0, 6.0])
+        print(a + b, a - b, a * b, a / b, a ** 2, 2 ** a, a @ b, -a, +a)
+        print(a + 1, 1 + a, 1 - a, 2 * a, a / 2, 1 / a)
+        print(a > 2, a >= 2, a < 2, a <= 2, a == 2, a != 2)
+        m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        print(m @ m, m @ torch.tensor([1.0, 1.0]))
+        print(1 < 2 < 3, 3 < 2 < 5, 1 == 1.0, a.grad is None, a.grad is not None)
+        print(7 / 2, 2 ** 10, 2 ** -1, 2.0 ** 0.5, -(3), not True)
+        print((a > 1) & (a < 3), (a < 2) | (a > 2), ~(a > 2))
+        print("ab" + "cd", "ab" * 3, [1] * 3, (1, 2) + (3,))
+    """,
+    "subscripts": """
+        import torch
+        x = torch.arange(12.0).reshape(3, 4)
+        print(x[0], x[-1], x[1, 2], x[0:2], x[:, 1], x[::2, 1:3], x[1][2])
+        print(x[None].shape, x[..., 0], x[x > 5], x[torch.tensor([0, 2])], x[[0, 1]])
+        print(x.shape[0], x.shape[-1], (1, 2, 3)[1:], [4, 5, 6][-1], "abc"[1])
+        t = (10, 20)
+        print(t[0], x[0, 0:2])
+    """,
+    "methods_and_grad_fn": """
+        import torch
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x.exp().sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        print(x.grad)
+        z = x.detach()
+        c = x.clone()
+        print(z.requires_grad, c.grad_fn.name(), c.requires_grad)
+        w = (x * 2)
+        w.retain_grad()
+        w.sum().backward()
+        print(w.grad, w.retains_grad, x.grad)
+        node = w.grad_fn
+        print(node.next_functions[0][0].name(), node.next_functions[0][0].variable is x)
+    """,
+    "hooks": """
+        import torch
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x.register_hook(print)
+        (x * 3).sum().backward()
+        h.remove()
+        (x * 3).sum().backward()
+        print(x.grad)
+    """,
+    "second_derivative": """
+        import torch
+        x = torch.tensor(3.0, requires_grad=True)
+        y = x ** 3
+        g, = torch.autograd.grad(y, x, create_graph=True)
+        g2, = torch.autograd.grad(g, x)
+        print(g, g2)
+    """,
+    "builtins": """
+        import torch
+        x = torch.tensor([3.0, -1.0, 2.0])
+        print(len(x), abs(-2), float(x[0]), int(x[0]), bool(x[0]), round(2.567, 2))
+        print(min(3, 1, 2), max([4, 7, 1]), sum([1, 2, 3]), sum([1.5, 2.5], 10))
+        print(list((1, 2)), tuple([3, 4]), list(x), str(x), round(x[0].item()))
+        print(sum(x), max(x), min(1.5, 2))
+    """,
+    "mlp_training_loop_with_sgd": """
+        import torch
+        import torch.nn as nn
+        import torch.optim as optim
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+        criterion = nn.MSELoss()
+        optimizer = optim.SGD(model.parameters(), lr=0.1)
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
+        t = torch.tensor([[1.0], [0.0], [0.5]])
+        for i in range(5):
+            optimizer.zero_grad()
+            loss = criterion(model(x), t)
+            loss.backward()
+            optimizer.step()
+            print(i, loss.item())
+        print(model[0].weight.grad, model[2].bias)
+        print(model, model[0].in_features, optimizer.param_groups[0]["lr"])
+        print(len(list(model.parameters())))
+    """,
+    "adam_and_module_attributes": """
+        import torch
+        from torch import nn, optim
+        torch.manual_seed(1)
+        lin = nn.Linear(3, 1)
+        opt = optim.Adam(lin.parameters(), lr=0.01)
+        x = torch.ones(2, 3)
+        for i in range(3):
+            opt.zero_grad()
+            out = lin(x).sum()
+            out.backward()
+            opt.step()
+        print(lin.weight, lin.bias, lin.weight.grad, lin.out_features, lin.training)
+        lin.eval()
+        print(lin.training)
+    """,
+    "numbers_and_strings": """
+        x = 3
+        y = x * 2 + 1
+        z = (y - 1) / 4
+        s = "hi"
+        print(x, y, z, s, 10 ** 20, 2 ** 0.5, -x)
+        pass
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_AS_PYTHON))
+def test_allowed_construct_prints_what_python_prints(name):
+    src = dedent(SAME_AS_PYTHON[name])
+    assert program_output(src) == python_output(src)
+
+
+def test_seed_example_prints_tensor_8():
+    src = dedent(SAME_AS_PYTHON["seed_example"])
+    assert program_output(src) == "tensor([8.])\n"
+
+
+def test_augmented_assignment_calls_the_tensors_iadd():
+    result = run("import torch\na = torch.ones(2)\nb = a\na += 1\n")
+    ns = result.namespace
+    assert ns["a"] is ns["b"]
+    assert ns["a"]._version == 1
+
+
+# -- errors: kind, line and column ----------------------------------------------------------------
+
+REJECTED = [
+    # (program, kind, line, col, words in the message)
+    ("x = 1\ny = (\n", "syntax", 2, 5, "never closed"),
+    ("import torch\ndef f(x):\n    return x\n", "not_allowed", 2, 1, "def"),
+    ("class A:\n    pass\n", "not_allowed", 1, 1, "class"),
+    ("f = lambda x: x\n", "not_allowed", 1, 5, "lambda"),
+    ("xs = [i for i in range(3)]\n", "not_allowed", 1, 6, "comprehension"),
+    ("g = (i for i in [1])\n", "not_allowed", 1, 5, "generator"),
+    ("while True:\n    pass\n", "not_allowed", 1, 1, "while"),
+    ("try:\n    x = 1\nexcept Exception:\n    pass\n", "not_allowed", 1, 1, "try"),
+    ("global x\n", "not_allowed", 1, 1, "global"),
+    ("x = 1\nprint(f'{x}')\n", "not_allowed", 2, 7, "f-string"),
+    ("print(*[1, 2])\n", "not_allowed", 1, 7, "starred"),
+    ("print(**{})\n", "not_allowed", 1, 9, "keyword"),
+    ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__class__\n", "not_allowed", 3, 5, "'_'"),
+    ("import os\n", "not_allowed", 1, 1, "only torch"),
+    ("from os import path\n", "not_allowed", 1, 1, "only torch"),
+    ("f = open('x')\n", "not_allowed", 1, 5, "not available"),
+    ("f = getattr\n", "not_allowed", 1, 5, "not available"),
+    ("t = type(1)\n", "not_allowed", 1, 5, "not available"),
+    ("x = __import__('os')\n", "not_allowed", 1, 5, "'__'"),
+    ("x = y\n", "not_allowed", 1, 5, "not defined"),
+    ("x = torch.ones(1)\n", "not_allowed", 1, 5, "import torch"),
+    ("print(x := 1)\n", "not_allowed", 1, 7, "walrus"),
+    ("x = 1\ndel x\n", "not_allowed", 2, 1, "del"),
+    ("assert True\n", "not_allowed", 1, 1, "assert"),
+    ("x = 1\nif x:\n    pass\n", "not_allowed", 2, 1, "if"),
+    ("x = {}\n", "not_allowed", 1, 5, "dict"),
+    ("x = 5 % 2\n", "not_allowed", 1, 5, "%"),
+    ("x = 1 if True else 2\n", "not_allowed", 1, 5, "conditional"),
+    ("from torch import *\n", "not_allowed", 1, 1, "import *"),
+    ("from . import torch\n", "not_allowed", 1, 1, "relative"),
+    ("import torch\nfor i in torch.ones(3):\n    pass\n", "not_allowed", 2, 10, "range"),
+    ("n = 3\nfor i in range(n):\n    pass\n", "not_allowed", 2, 16, "constant"),
+    ("r = range(3)\n", "not_allowed", 1, 5, "for loop"),
+    ("for i in range(3):\n    pass\nelse:\n    pass\n", "not_allowed", 4, 5, "else"),
+    ("import torch\nwith torch.no_grad() as g:\n    pass\n", "not_allowed", 2, 25, "as"),
+    ("x = 1j\n", "not_allowed", 1, 5, "complex"),
+    ("x = b'a'\n", "not_allowed", 1, 5, "bytes"),
+    ("import torch\nx = torch.ones(2)\nx.shape = (1, 2)\n", "not_allowed", 3, 1, ".grad"),
+    ("x: int = 1\n", "not_allowed", 1, 1, "annotated"),
+    ("@print\ndef f():\n    pass\n", "not_allowed", 2, 1, "def"),
+    ("x = 1 in [1]\n", "not_allowed", 1, 5, "in"),
+    ("x = 1 and 2\n", "not_allowed", 1, 5, "and/or"),
+    ("for i in range(3):\n    break\n", "not_allowed", 2, 5, "break"),
+]
+
+
+@pytest.mark.parametrize("src,kind,line,col,words", REJECTED)
+def test_rejected_program_fails_at_its_line_and_column(src, kind, line, col, words):
+    result = run(src)
+    err = result.error
+    assert isinstance(err, ProgramError)
+    assert (err.kind, err.line, err.col) == (kind, line, col), err
+    assert words.lower() in err.message.lower()
+    assert result.steps == []  # nothing ran: validation happens before the first statement
+    with pytest.raises(ProgramError):
+        parse(src)
+
+
+RUNTIME_NOT_ALLOWED = [
+    ("import torch\nx = torch.ones(2)\ny = x.numpy()\n", 3, 5, ".numpy of a tensor"),
+    ("import torch\nx = torch.backend\n", 2, 5, "torch.backend"),
+    ("import torch\nx = torch.ones(2)\ns = 'a'.upper()\n", 3, 5, ".upper"),
+    ("import torch\nx = torch.ones(2)\nx.grad_fn.name()\n", 3, 1, "NoneType"),
+    ("import torch\nwith torch.ones(1):\n    pass\n", 2, 6, "with statement"),
+    ("x = [1, 2]\nx[0] = 3\n", 2, 1, "tensor elements"),
+    ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.apply(print)\n", 3, 1, ".apply"),
+    ("import torch\ng = torch.no_grad()\ng(print)\n", 3, 1, "cannot be called"),
+]
+
+
+@pytest.mark.parametrize("src,line,col,words", RUNTIME_NOT_ALLOWED)
+def test_objects_attributes_are_checked_when_the_statement_runs(src, line, col, words):
+    err = run(src).error
+    assert isinstance(err, ProgramError)
+    assert (err.line, err.col) == (line, col), err
+    assert err.kind in ("not_allowed", "runtime")
+    assert words in err.message
+
+
+def test_missing_attribute_of_a_plain_value_is_pythons_attribute_error():
+    err = run("import torch\nx = torch.ones(2)\nx.grad_fn.name()\n").error
+    assert (err.kind, err.exc_type) == ("runtime", "AttributeError")
+    assert err.message == "'NoneType' object has no attribute 'name'"
+
+
+def test_syntax_error_carries_pythons_message_and_position():
+    err = run("import torch\nx = torch.ones(2\nprint(x)\n").error
+    assert err.kind == "syntax" and err.line == 2 and err.exc_type == "SyntaxError"
+
+
+def test_columns_count_characters_not_bytes():
+    err = run("s = 'ééé'; y = undefined_name\n").error
+    assert (err.line, err.col) == (1, 16)
+
+
+# -- runtime errors stop the run like a notebook cell -------------------------------------------
+
+def test_runtime_error_stops_at_its_statement_and_keeps_what_ran_before():
+    src = dedent("""
+        import torch
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        print("before")
+        z = x * 2
+        z.backward()
+        print("after")
+    """)
+    result = run(src)
+    err = result.error
+    assert err.kind == "runtime" and err.exc_type == "RuntimeError"
+    assert err.message == "grad can be implicitly created only for scalar outputs"
+    assert (err.line, err.col) == (5, 1)
+    assert result.output == "before\n"
+    assert "z" in result.namespace and "x" in result.namespace
+    assert [s.line for s in result.steps] == [1, 2, 3, 4, 5]
+    assert result.steps[-1].error is err and all(s.error is None for s in result.steps[:-1])
+
+
+def test_runtime_error_inside_a_loop_reports_the_iteration():
+    src = "import torch\nx = torch.ones(3)\nfor i in range(5):\n    y = x[i]\n"
+    result = run(src)
+    err = result.error
+    assert (err.exc_type, err.line) == ("IndexError", 4)
+    assert "index 3 is out of bounds" in err.message
+    assert result.steps[-1].loop == (3,)
+
+
+def test_leaf_in_place_error_is_torchs():
+    result = run("import torch\nx = torch.ones(2, requires_grad=True)\nx += 1\n")
+    assert result.error.exc_type == "RuntimeError"
+    assert "a leaf Variable that requires grad" in result.error.message
+
+
+def test_name_used_before_assignment_is_a_name_error():
+    err = run("x = 1\nprint(y)\ny = 2\n").error
+    assert (err.kind, err.exc_type, err.line, err.col) == ("runtime", "NameError", 2, 7)
+
+
+def test_unpacking_the_wrong_number_of_values_is_pythons_value_error():
+    err = run("a, b = (1, 2, 3)\n").error
+    assert err.exc_type == "ValueError" and "too many values to unpack" in err.message
+
+
+def test_python_errors_keep_their_type_names():
+    assert run("x = 1 / 0\n").error.exc_type == "ZeroDivisionError"
+    assert run("x = 10.0 ** 400\n").error.exc_type == "OverflowError"
+    assert run("import torch\nx = torch.ones(2) + torch.ones(3)\n").error.exc_type == \
+        "RuntimeError"
+
+
+# -- warnings, grad mode isolation, steps and the observer ------------------------------------
+
+def test_engine_warnings_are_captured_with_their_line():
+    src = "import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 2\ng = y.grad\nprint(g)\n"
+    result = run(src)
+    assert result.error is None and result.output == "None\n"
+    assert len(result.warnings) == 1
+    w = result.warnings[0]
+    assert w.category == "UserWarning" and w.line == 4
+    assert "is not a leaf Tensor" in w.message
+    assert result.steps[3].warnings == [w]
+
+
+def test_program_grad_mode_never_leaks_into_the_host():
+    assert grad_mode.state.grad_enabled
+    result = run("import torch\ntorch.set_grad_enabled(False)\nx = torch.ones(1)\n")
+    assert result.error is None
+    assert grad_mode.state.grad_enabled
+    steps = Interpreter().steps("import torch\nwith torch.no_grad():\n    x = 1\n    y = 2\n")
+    next(steps)
+    with_step = next(steps)
+    assert with_step.kind == "with"
+    assert grad_mode.state.grad_enabled  # suspended inside the block: the host is unaffected
+    inner = next(steps)
+    assert inner.grad_enabled is False
+    steps.close()
+    assert grad_mode.state.grad_enabled
+
+
+def test_steps_iterator_yields_each_executed_statement_in_order():
+    src = "import torch\nx = torch.ones(1)\nfor i in range(2):\n    y = x * i\nprint(y)\n"
+    gen = Interpreter().steps(src)
+    seen = []
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            seen.append(next(gen))
+    result = stop.value.value
+    assert [(s.line, s.loop) for s in seen] == [(1, ()), (2, ()), (4, (0,)), (4, (1,)), (5, ())]
+    assert [s.index for s in seen] == list(range(5))
+    assert seen[2].stmt_id == seen[3].stmt_id == 3
+    assert seen[2].assigned == ["y"]
+    assert result.output == "tensor([1.])\n"
+
+
+def test_before_and_after_step_hooks_wrap_every_statement():
+    calls = []
+    Interpreter().run("x = 1\nprint(x)\n", on_step=lambda s: calls.append(("after", s.line,
+                                                                           s.output)),
+                      before_step=lambda s: calls.append(("before", s.line, s.output)))
+    assert calls == [("before", 1, ""), ("after", 1, ""), ("before", 2, ""),
+                     ("after", 2, "1\n")]
+
+
+def test_a_session_observer_receives_the_engine_events_of_the_run():
+    class Recorder(engine_observer.Observer):
+        def __init__(self):
+            self.events = []
+
+        def tensor_created(self, tensor, node, op, inputs):
+            self.events.append(("created", op))
+
+        def accumulate(self, tensor, before, delta, after):
+            self.events.append(("accumulate", tuple(after.tolist())))
+
+    rec = Recorder()
+    result = run("import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x * x\n"
+                 "y.backward()\n", observer=rec)
+    assert result.error is None
+    assert ("created", "tensor") in rec.events
+    assert ("accumulate", (4.0,)) in rec.events
+    assert engine_observer.current() is None  # nothing left installed
+
+
+def test_limits_are_configurable():
+    small = Limits(max_executed=3)
+    err = run("x = 1\nx = 2\nx = 3\nx = 4\n", limits=small).error
+    assert (err.kind, err.limit, err.line) == ("limit", "max_executed", 4)
+
+
+def test_error_to_dict_has_every_field():
+    d = run("x = y\n").error.to_dict()
+    assert d == {"kind": "not_allowed", "message": "name 'y' is not defined", "line": 1,
+                 "col": 5, "end_line": 1, "end_col": 6, "exc_type": None, "limit": None}

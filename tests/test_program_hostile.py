@@ -1,0 +1,306 @@
+"""Hostile programs: sandbox escapes known against Python sandboxes, resource exhaustion, and
+fuzzing. Every input must end in a clean ProgramError (or run) within its time cap, no other
+exception may escape, and the process's memory must stay bounded."""
+
+from __future__ import annotations
+
+import ast
+import resource
+import string
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from playground import Limits, ProgramError, ShareError, decode, encode, run
+
+LIMITS = Limits()
+GRACE = 2.0  # seconds on top of the run's own time cap (a loaded 2-core machine)
+
+T = "import torch\n"
+HOSTILE = [
+    # (name, program, expected kind)
+    ("subclasses_walk", "().__class__.__bases__[0].__subclasses__()", "not_allowed"),
+    ("grad_fn_class", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "c = y.grad_fn.__class__\n", "not_allowed"),
+    ("dunder_import", "__import__('os').system('true')", "not_allowed"),
+    ("getattr_builtin", "getattr(print, '__self__')", "not_allowed"),
+    ("module_dict", T + "d = torch.__dict__\n", "not_allowed"),
+    ("print_self", "p = print.__self__\n", "not_allowed"),
+    ("format_string_walk", "s = '{0.__class__.__mro__}'.format(1)\n", "not_allowed"),
+    ("percent_format", "s = '%s' % (1,)\n", "not_allowed"),
+    ("format_width_bomb", "s = format(1, '1000000000d')\n", "not_allowed"),
+    ("backend_numpy", T + "np = torch.backend.numpy_backend.np\n", "not_allowed"),
+    ("engine_internals", T + "e = torch.autograd.engine\n", "not_allowed"),
+    ("observer_module", T + "o = torch.observer\n", "not_allowed"),
+    ("function_globals", T + "g = torch.autograd.grad.__globals__\n", "not_allowed"),
+    ("function_code", T + "c = torch.ones.__code__\n", "not_allowed"),
+    ("private_attr", T + "x = torch.ones(1)\nd = x._data\n", "not_allowed"),
+    ("numpy_escape", T + "x = torch.ones(1)\na = x.numpy()\n", "not_allowed"),
+    ("tensor_class_attr", T + "c = torch.Tensor\n", "not_allowed"),
+    ("class_attribute_read", T + "m = torch.no_grad.clone\n", "not_allowed"),
+    ("bound_method_self", T + "x = torch.ones(1)\nf = x.add\ng = f.__func__\n", "not_allowed"),
+    ("method_attribute", T + "x = torch.ones(1)\nf = x.add\ng = f.x\n", "runtime"),
+    ("builtin_wrapper_attr", "f = print.fn\n", "not_allowed"),
+    ("import_os", "import os\n", "not_allowed"),
+    ("import_as_torch", "import os as torch\n", "not_allowed"),
+    ("from_import_private", "from torch import backend\n", "not_allowed"),
+    ("from_engine", "from engine import backend\n", "not_allowed"),
+    ("open_file", "f = open('/etc/passwd')\n", "not_allowed"),
+    ("eval_name", "eval('1')\n", "not_allowed"),
+    ("exec_name", "exec('1')\n", "not_allowed"),
+    ("type_name", "t = type(1)\n", "not_allowed"),
+    ("vars_name", "v = vars()\n", "not_allowed"),
+    ("breakpoint", "breakpoint()\n", "not_allowed"),
+    ("walrus", "print(a := 1)\n", "not_allowed"),
+    ("lambda_hook", T + "x = torch.ones(1, requires_grad=True)\nx.register_hook(lambda g: g)\n",
+     "not_allowed"),
+    ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
+    ("async_def", "async def f():\n    await g()\n", "not_allowed"),
+    ("yield_stmt", "yield 1\n", "not_allowed"),
+    ("module_state_dict", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nd = m.state_dict()\n",
+     "not_allowed"),
+    ("module_apply", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nm.apply(print)\n",
+     "not_allowed"),
+    ("module_call_internals", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nf = m.forward.x\n",
+     "not_allowed"),
+    ("list_methods", "a = [1]\na.append(a)\n", "not_allowed"),
+    ("dict_mutation", T + "import torch.nn as nn\nimport torch.optim as optim\n"
+     "o = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)\no.param_groups[0].clear()\n",
+     "not_allowed"),
+    ("no_grad_decorator", T + "f = torch.no_grad()(print)\n", "not_allowed"),
+    # resources
+    ("ones_1e9", T + "x = torch.ones(10**9)\n", "limit"),
+    ("zeros_1e10", T + "x = torch.zeros(100000, 100000)\n", "limit"),
+    ("zeros_tuple", T + "x = torch.zeros((100000, 100000))\n", "limit"),
+    ("zeros_alias", T + "z = torch.zeros\nx = z(100000, 100000)\n", "limit"),
+    ("full_big", T + "x = torch.full((100000, 100000), 1.0)\n", "limit"),
+    ("randn_big", T + "x = torch.randn(10000, 10000)\n", "limit"),
+    ("arange_big", T + "x = torch.arange(1e12)\n", "limit"),
+    ("arange_inf", T + "x = torch.arange(0, float('inf'))\n", "limit"),
+    ("linspace_big", T + "x = torch.linspace(0, 1, 10**9)\n", "limit"),
+    ("eye_big", T + "x = torch.eye(100000)\n", "limit"),
+    ("expand_big", T + "x = torch.ones(1, 1)\ny = x.expand(100000, 100000)\n", "limit"),
+    ("broadcast_big", T + "a = torch.ones(1000, 1, 1)\nb = torch.ones(1, 1000, 1)\n"
+     "c = torch.ones(1, 1, 1000)\nd = a * b * c\n", "limit"),
+    ("matmul_work", T + "a = torch.ones(1000, 1000)\nb = a @ a\n", "limit"),
+    ("matmul_outer", T + "a = torch.ones(100000, 1)\nb = a @ a.t()\n", "limit"),
+    ("cat_many", T + "x = torch.ones(1000, 1000)\ny = torch.cat([x, x, x, x, x, x])\n", "limit"),
+    ("tensor_of_tensors", T + "x = torch.ones(1000, 1000)\ny = torch.tensor([x, x, x, x, x, x])\n",
+     "limit"),
+    ("index_blowup", T + "x = torch.ones(1000, 1000)\ny = x[[0] * 10000]\n", "limit"),
+    ("linear_huge", T + "import torch.nn as nn\nm = nn.Linear(100000, 100000)\n", "limit"),
+    ("linear_work", T + "import torch.nn as nn\nm = nn.Linear(1000, 1000)\n"
+     "y = m(torch.ones(1000, 1000))\n", "limit"),
+    ("total_elements", T + "a = torch.ones(1000, 1000)\nb = a + 1\nc = a + 2\nd = a + 3\n"
+     "e = a + 4\nf = a + 5\n", "limit"),
+    ("graph_nodes", T + "x = torch.ones(1, requires_grad=True)\ny = x\nfor i in range(10000):\n"
+     "    y = y + x\n    y = y * 1\n", "limit"),
+    ("pow_tower", "x = 2**10**10\n", "limit"),
+    ("pow_augassign", "x = 3\nx **= 10**6\n", "limit"),
+    ("mul_bignum", "x = 10**300\ny = x * x * x * x\n", "limit"),
+    ("string_bomb", "s = 'a' * 10**9\n", "limit"),
+    ("string_doubling", "s = 'ab'\nfor i in range(100):\n    s = s + s\n", "limit"),
+    ("list_bomb", "a = [0] * 10**9\n", "limit"),
+    ("list_doubling", "a = [1]\nfor i in range(64):\n    a = a + a\n", "limit"),
+    ("list_shared_nesting", "a = [1]\nfor i in range(64):\n    a = [a, a]\nprint(a)\n", "limit"),
+    ("list_deep_nesting", "a = [1]\nfor i in range(5000):\n    a = [a]\nprint(a)\n", "limit"),
+    ("round_bomb", "x = round(5, -10**9)\n", "runtime"),
+    ("int_string", "x = int('9' * 5000)\n", "limit"),
+    ("deep_parens", "x = " + "(" * 1000 + "1" + ")" * 1000 + "\n", "limit"),
+    ("deep_unary", "x = " + "-" * 5000 + "1\n", "limit"),
+    ("deep_binop", "x = 1" + " + 1" * 4000 + "\n", "limit"),
+    ("deep_lists", "x = " + "[" * 150 + "]" * 150 + "\n", "limit"),
+    ("deep_calls", "x = " + "abs(" * 150 + "1" + ")" * 150 + "\n", "limit"),
+    ("deep_attributes", "import torch\nx = torch" + ".nn" * 3000 + "\n", "limit"),
+    ("long_loop", "for i in range(10**9):\n    pass\n", "limit"),
+    ("nested_loops", "for i in range(10000):\n    for j in range(10000):\n        pass\n", "limit"),
+    ("nested_loops_work", T + "x = torch.ones(10)\nfor i in range(10000):\n"
+     "    for j in range(10000):\n        y = x * 2\n", "limit"),
+    ("huge_program", "x = 1\n" * 10_000, "limit"),
+    ("million_char_token", "x = " + "1" * 1_000_000 + "\n", "limit"),
+    ("many_statements", "x = 1; " * 2000 + "\n", "limit"),
+    ("print_flood", "for i in range(10000):\n    print('x' * 1000)\n", "limit"),
+    ("print_file", "print(1, file=print)\n", "runtime"),
+    ("hook_recursion", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(y.backward)\ny.backward(retain_graph=True)\n", None),
+    ("null_bytes", "x = 1\x00\n", "syntax"),
+    ("bad_unicode", "x = '\udcff'\n", None),
+    ("not_text", b"import os", "syntax"),
+]
+
+
+def _maxrss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@pytest.mark.parametrize("name,src,kind", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_program_ends_in_a_clean_error(name, src, kind):
+    start = time.perf_counter()
+    result = run(src)
+    elapsed = time.perf_counter() - start
+    assert elapsed < LIMITS.max_seconds + GRACE, f"{name} took {elapsed:.1f}s"
+    err = result.error
+    assert isinstance(err, ProgramError), f"{name} ran: {result.output[:200]!r}"
+    if kind is not None:
+        assert err.kind == kind, err
+    assert err.message and err.kind in ("syntax", "not_allowed", "limit", "runtime")
+    if err.kind != "syntax" or name != "not_text":
+        assert err.line is not None and err.line >= 1
+
+
+def test_every_hostile_program_together_keeps_memory_bounded():
+    before = _maxrss_mb()
+    for _name, src, _kind in HOSTILE:
+        result = run(src)
+        assert isinstance(result.error, ProgramError)
+    grown = _maxrss_mb() - before
+    # the largest tensors allowed are 1M elements (4-8 MB) and 5M live at once
+    assert grown < 400, f"peak memory grew by {grown:.0f} MB"
+
+
+def test_limit_errors_name_their_limit():
+    cases = {
+        "max_tensor_elements": T + "x = torch.ones(10**9)\n",
+        "max_loop_iterations": "for i in range(10**6):\n    pass\n",
+        "max_int_bits": "x = 2**10**10\n",
+        "max_string_chars": "s = 'a' * 10**9\n",
+        "max_program_chars": "x = 1\n" * 10_000,
+        "max_depth": "x = " + "-" * 500 + "1\n",
+        "max_executed": "for i in range(10000):\n    for j in range(10000):\n        pass\n",
+        "max_matmul_work": T + "a = torch.ones(1000, 1000)\nb = a @ a\n",
+        "max_output_chars": "for i in range(10000):\n    print('x' * 1000)\n",
+    }
+    for limit, src in cases.items():
+        err = run(src).error
+        assert (err.kind, err.limit) == ("limit", limit), (limit, err)
+        assert f"{getattr(LIMITS, limit):,}" in err.message or limit in ("max_int_bits",
+                                                                          "max_depth",
+                                                                          "max_seconds")
+
+
+def test_wall_time_limit_stops_a_slow_loop_between_statements():
+    limits = Limits(max_seconds=0.2)
+    src = T + "x = torch.ones(100, 100)\nfor i in range(10000):\n    y = x @ x\n    z = y.sum()\n"
+    start = time.perf_counter()
+    err = run(src, limits=limits).error
+    assert time.perf_counter() - start < 0.2 + GRACE
+    assert (err.kind, err.limit) == ("limit", "max_seconds")
+    assert "0.2 seconds" in err.message
+
+
+def test_a_normal_300_node_graph_is_well_inside_the_limits():
+    lines = [T, "x = torch.tensor([0.5, 1.5], requires_grad=True)\n", "y = x\n"]
+    lines += ["y = (y * 1.01 + x).tanh()\n" for _ in range(100)]
+    lines += ["y.sum().backward()\n", "print(x.grad)\n"]
+    result = run("".join(lines))
+    assert result.error is None
+
+
+# -- fuzzing ------------------------------------------------------------------------------------
+
+FUZZ_LIMITS = Limits(max_seconds=1.0, max_executed=2_000, max_tensor_elements=10_000,
+                     max_total_elements=100_000)
+FUZZ = settings(max_examples=150, deadline=4000, suppress_health_check=list(HealthCheck))
+
+
+def _run_clean(src):
+    result = run(src, limits=FUZZ_LIMITS)
+    assert result.error is None or isinstance(result.error, ProgramError)
+    if result.error is not None:
+        assert result.error.kind in ("syntax", "not_allowed", "limit", "runtime")
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_random_bytes_end_cleanly(data):
+    _run_clean(data.decode("utf-8", "replace"))
+
+
+@FUZZ
+@given(st.text(alphabet=string.printable + "é∂\x00\udcff", max_size=200))
+def test_random_text_ends_cleanly(text):
+    _run_clean(text)
+
+
+NAMES = ["x", "y", "torch", "print", "nn", "a", "__class__", "_data", "grad", "backward", "sum"]
+ATOMS = st.one_of(
+    st.integers(-3, 3).map(lambda v: ast.Constant(v)),
+    st.floats(-2, 2, allow_nan=False).map(lambda v: ast.Constant(v)),
+    st.sampled_from(["a", "grad"]).map(lambda v: ast.Constant(v)),
+    st.sampled_from([None, True]).map(lambda v: ast.Constant(v)),
+    st.sampled_from(NAMES).map(lambda n: ast.Name(n, ast.Load())),
+)
+
+
+def _exprs():
+    return st.recursive(ATOMS, lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(NAMES + ["tensor", "ones", "shape", "grad_fn",
+                                                  "next_functions", "T", "item"])).map(
+            lambda t: ast.Attribute(t[0], t[1], ast.Load())),
+        st.tuples(inner, st.lists(inner, max_size=3)).map(
+            lambda t: ast.Call(t[0], t[1], [])),
+        st.tuples(inner, st.sampled_from([ast.Add(), ast.Mult(), ast.Pow(), ast.MatMult(),
+                                          ast.Sub(), ast.Div(), ast.Mod()]), inner).map(
+            lambda t: ast.BinOp(t[0], t[1], t[2])),
+        st.lists(inner, max_size=3).map(lambda v: ast.List(v, ast.Load())),
+        st.tuples(inner, inner).map(lambda t: ast.Subscript(t[0], t[1], ast.Load())),
+        st.tuples(inner).map(lambda t: ast.UnaryOp(ast.USub(), t[0])),
+        st.tuples(inner).map(lambda t: ast.Lambda(
+            ast.arguments([], [], None, [], [], None, []), t[0])),
+    ), max_leaves=12)
+
+
+def _stmts():
+    expr = _exprs()
+    return st.one_of(
+        expr.map(lambda e: ast.Expr(e)),
+        st.tuples(st.sampled_from(["x", "y", "a"]), expr).map(
+            lambda t: ast.Assign([ast.Name(t[0], ast.Store())], t[1])),
+        st.tuples(st.sampled_from(["x", "y"]), expr).map(
+            lambda t: ast.AugAssign(ast.Name(t[0], ast.Store()), ast.Add(), t[1])),
+        st.just(ast.Import([ast.alias("torch")])),
+        st.tuples(st.integers(0, 3), expr).map(lambda t: ast.For(
+            ast.Name("i", ast.Store()),
+            ast.Call(ast.Name("range", ast.Load()), [ast.Constant(t[0])], []),
+            [ast.Expr(t[1])], [])),
+        st.tuples(expr).map(lambda t: ast.While(t[0], [ast.Pass()], [])),
+    )
+
+
+@FUZZ
+@given(st.lists(_stmts(), min_size=1, max_size=6))
+def test_random_syntax_trees_end_cleanly(stmts):
+    module = ast.fix_missing_locations(ast.Module([ast.Import([ast.alias("torch")]), *stmts],
+                                                  []))
+    try:
+        src = ast.unparse(module)
+    except Exception:  # a tree ast cannot even write back out: not a program
+        return
+    _run_clean(src)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_share_tokens_end_in_share_errors(data):
+    src = "import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x ** 2\ny.backward()\n"
+    token = encode(src)
+    chars = list(token)
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["flip", "cut", "insert"]))
+        i = data.draw(st.integers(0, max(len(chars) - 1, 0)))
+        if op == "flip" and chars:
+            chars[i] = data.draw(st.sampled_from(string.ascii_letters + string.digits + "-_.=+/"))
+        elif op == "cut":
+            del chars[i:]
+        else:
+            chars.insert(i, data.draw(st.sampled_from(string.printable)))
+    mutated = "".join(chars)
+    try:
+        text = decode(mutated)
+    except ShareError:
+        return
+    # a mutation that still decodes must be the original (or one the checksum cannot tell)
+    assert isinstance(text, str)
+    _run_clean(text)
