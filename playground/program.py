@@ -31,8 +31,16 @@ from engine.dtypes import dtype as _DType
 from engine.printing import Size
 
 from .limits import (
-    Budget, LimitExceeded, LimitObserver, Limits, default_limits, guard_broadcast, guard_call,
-    guard_constructor, guard_indexing, guard_module_call,
+    Budget,
+    LimitExceeded,
+    LimitObserver,
+    Limits,
+    default_limits,
+    guard_broadcast,
+    guard_call,
+    guard_constructor,
+    guard_indexing,
+    guard_module_call,
 )
 
 __all__ = ["ProgramError", "Program", "Step", "WarningRecord", "RunResult", "Interpreter",
@@ -639,7 +647,7 @@ class _Policy:
         # every callable a program can reach through a namespace
         self.callables: set = set()
         self.classes: set = set()
-        for path, mod in self.modules.items():
+        for mod in self.modules.values():
             for name in self.allowed[id(mod)]:
                 value = getattr(mod, name, None)
                 if isinstance(value, type):

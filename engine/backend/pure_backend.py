@@ -1344,19 +1344,20 @@ def stack(arrays, dim: int):
 def broadcast_shapes(*shapes):
     shapes = [_shape_arg(s) for s in shapes]
     nd = max((len(s) for s in shapes), default=0)
-    out = [1] * nd
-    who = [None] * nd
-    for i, s in enumerate(shapes):
-        lead = nd - len(s)
-        for j, d in enumerate(s):
-            k = lead + j
-            if d == 1:
+    out = []
+    # dims outer, arguments inner: the same walk as numpy, so the same pair is named on error
+    for k in range(nd):
+        size, src = 1, None
+        for i, s in enumerate(shapes):
+            j = k - (nd - len(s))
+            if j < 0 or s[j] == 1:
                 continue
-            if out[k] == 1 and who[k] is None:
-                out[k], who[k] = d, i
-            elif out[k] != d:
+            if size == 1:
+                size, src = s[j], i
+            elif s[j] != size:
                 raise ValueError(
                     "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
-                    f"is between arg {who[k]} with shape {shapes[who[k]]} and arg {i} with "
+                    f"is between arg {src} with shape {shapes[src]} and arg {i} with "
                     f"shape {s}.")
+        out.append(size)
     return tuple(out)

@@ -236,7 +236,9 @@ class NllLossBackward(Function):
         dt = input._dtype.name
         coef = B.neg(node.w)
         if node.total is not None:
-            coef = B.div(coef, node.total)
+            # ignored targets get no gradient, even when every target is ignored (0 / 0)
+            zero = B.scalar(0, dt)
+            coef = B.where(B.eq(node.w, zero), zero, B.div(coef, node.total))
         values = B.mul(coef, cast(grad, input._dtype))
         shape = node.in_shape
         if len(shape) == 1:
