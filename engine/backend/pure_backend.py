@@ -10,10 +10,10 @@ where numpy would wrap) and bools. Element-wise math follows IEEE like numpy: it
 
 from __future__ import annotations
 
-import contextlib
-import math
-import operator
-import struct
+import contextlib as _contextlib
+import math as _math
+import operator as _operator
+import struct as _struct
 from array import array as _pyarray
 
 NAME = "pure"
@@ -24,8 +24,8 @@ _RANK = {"bool": 0, "int64": 1, "float32": 2, "float64": 3}
 _I64_MIN = -(1 << 63)
 _I64_MAX = (1 << 63) - 1
 _U64 = (1 << 64) - 1
-_INF = math.inf
-_NAN = math.nan
+_INF = _math.inf
+_NAN = _math.nan
 
 _b_sum = sum  # the builtins, before this module's own sum/abs/pow shadow them
 _b_abs = abs
@@ -34,7 +34,7 @@ _b_pow = pow
 
 def quiet():
     """Context manager silencing floating-point warnings: pure Python never emits any."""
-    return contextlib.nullcontext()
+    return _contextlib.nullcontext()
 
 
 # -- the array ---------------------------------------------------------------------------------
@@ -156,9 +156,10 @@ def _positions(shape, strides, off):
         for d, s in zip(shape, strides):
             steps = [i * s for i in range(d)]
             pos = [p + k for p in pos for k in steps]
-        if len(_POSITIONS) > _CACHE_MAX:
-            _POSITIONS.clear()
-        _POSITIONS[key] = pos
+        if len(pos) <= 4096:  # small layouts repeat in a graph; big ones would hog memory
+            if len(_POSITIONS) > _CACHE_MAX:
+                _POSITIONS.clear()
+            _POSITIONS[key] = pos
     return pos
 
 
@@ -182,14 +183,14 @@ def _r32(xs):
     n = len(xs)
     st = _STRUCTS.get(n)
     if st is None:
-        st = struct.Struct(f"{n}f")
+        st = _struct.Struct(f"{n}f")
         if len(_STRUCTS) > 512:
             _STRUCTS.clear()
         _STRUCTS[n] = st
     try:
         # struct is twice as fast as an array('f') round trip, but refuses finite overflow
         return list(st.unpack(st.pack(*xs)))
-    except (OverflowError, struct.error):
+    except (OverflowError, _struct.error):
         return _pyarray("f", xs).tolist()
 
 
@@ -377,7 +378,7 @@ def ones(shape, dtype: str):
 def arange(start, end, step, dtype: str):
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    n = max(0, math.ceil((end - start) / step))
+    n = max(0, _math.ceil((end - start) / step))
     if dtype == "int64":
         vals = [start + i * step for i in range(n)]
         return _wrap(_cast(vals, "int64", "int64") if all(isinstance(v, int) for v in vals)
@@ -548,8 +549,8 @@ def _finish(out, shp, dt):
 def add(a, b):
     xs, ys, shp, dt = _setup2(a, b)
     if dt == "bool":
-        return _wrap(list(map(operator.or_, xs, ys)), shp, dt)
-    return _finish(list(map(operator.add, xs, ys)), shp, dt)
+        return _wrap(list(map(_operator.or_, xs, ys)), shp, dt)
+    return _finish(list(map(_operator.add, xs, ys)), shp, dt)
 
 
 def sub(a, b):
@@ -557,14 +558,14 @@ def sub(a, b):
     if dt == "bool":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
-    return _finish(list(map(operator.sub, xs, ys)), shp, dt)
+    return _finish(list(map(_operator.sub, xs, ys)), shp, dt)
 
 
 def mul(a, b):
     xs, ys, shp, dt = _setup2(a, b)
     if dt == "bool":
-        return _wrap(list(map(operator.and_, xs, ys)), shp, dt)
-    return _finish(list(map(operator.mul, xs, ys)), shp, dt)
+        return _wrap(list(map(_operator.and_, xs, ys)), shp, dt)
+    return _finish(list(map(_operator.mul, xs, ys)), shp, dt)
 
 
 def _safe_div(x, y):
@@ -573,30 +574,30 @@ def _safe_div(x, y):
     except ZeroDivisionError:
         if x != x or x == 0:
             return _NAN
-        return math.copysign(_INF, x) * math.copysign(1.0, y)
+        return _math.copysign(_INF, x) * _math.copysign(1.0, y)
 
 
 def div(a, b):
     xs, ys, shp, dt = _setup2(a, b, float_only=True)
     try:
-        out = list(map(operator.truediv, xs, ys))
+        out = list(map(_operator.truediv, xs, ys))
     except ZeroDivisionError:
         out = list(map(_safe_div, xs, ys))
     return _finish(out, shp, dt)
 
 
 def _odd_int(y):
-    return y == y and not math.isinf(y) and y == int(y) and int(y) % 2 == 1
+    return y == y and not _math.isinf(y) and y == int(y) and int(y) % 2 == 1
 
 
 def _safe_pow(x, y):
     try:
-        return math.pow(x, y)
+        return _math.pow(x, y)
     except OverflowError:
         return -_INF if x < 0 and _odd_int(y) else _INF
     except ValueError:
         if x == 0 and y < 0:
-            return -_INF if math.copysign(1.0, x) < 0 and _odd_int(y) else _INF
+            return -_INF if _math.copysign(1.0, x) < 0 and _odd_int(y) else _INF
         return _NAN
 
 
@@ -612,7 +613,7 @@ def pow(a, b):  # noqa: A001
     xs, ys, shp, dt = _setup2(a, b)
     if dt in _FLOATS:
         try:
-            out = list(map(math.pow, xs, ys))
+            out = list(map(_math.pow, xs, ys))
         except (ValueError, OverflowError):
             out = list(map(_safe_pow, xs, ys))
         return _finish(out, shp, dt)
@@ -648,12 +649,12 @@ def _compare(op):
     return fn
 
 
-eq = _compare(operator.eq)
-ne = _compare(operator.ne)
-lt = _compare(operator.lt)
-le = _compare(operator.le)
-gt = _compare(operator.gt)
-ge = _compare(operator.ge)
+eq = _compare(_operator.eq)
+ne = _compare(_operator.ne)
+lt = _compare(_operator.lt)
+le = _compare(_operator.le)
+gt = _compare(_operator.gt)
+ge = _compare(_operator.ge)
 
 
 def _float_in(a):
@@ -678,7 +679,7 @@ def _unary_math(fast, safe):
 
 def _safe_exp(x):
     try:
-        return math.exp(x)
+        return _math.exp(x)
     except OverflowError:
         return _INF
 
@@ -688,11 +689,11 @@ def _safe_log(x):
         return -_INF
     if x < 0:
         return _NAN
-    return math.log(x)
+    return _math.log(x)
 
 
 def _safe_sqrt(x):
-    return _NAN if x < 0 else math.sqrt(x)
+    return _NAN if x < 0 else _math.sqrt(x)
 
 
 def _nan_on_error(f):
@@ -704,12 +705,12 @@ def _nan_on_error(f):
     return g
 
 
-exp = _unary_math(math.exp, _safe_exp)
-log = _unary_math(math.log, _safe_log)
-sqrt = _unary_math(math.sqrt, _safe_sqrt)
-sin = _unary_math(math.sin, _nan_on_error(math.sin))
-cos = _unary_math(math.cos, _nan_on_error(math.cos))
-tanh = _unary_math(math.tanh, _nan_on_error(math.tanh))
+exp = _unary_math(_math.exp, _safe_exp)
+log = _unary_math(_math.log, _safe_log)
+sqrt = _unary_math(_math.sqrt, _safe_sqrt)
+sin = _unary_math(_math.sin, _nan_on_error(_math.sin))
+cos = _unary_math(_math.cos, _nan_on_error(_math.cos))
+tanh = _unary_math(_math.tanh, _nan_on_error(_math.tanh))
 
 
 def neg(a):
@@ -717,7 +718,7 @@ def neg(a):
     if a.dtype == "bool":
         raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
                         "`~` operator or the logical_not function instead.")
-    out = list(map(operator.neg, _vals(a)))
+    out = list(map(_operator.neg, _vals(a)))
     return _wrap(_w64(out) if a.dtype == "int64" else out, a.shape, a.dtype)
 
 
@@ -746,7 +747,7 @@ def sign(a):
 
 def logical_not(a):
     a = _as_array(a)
-    return _wrap(list(map(operator.not_, _vals(a))), a.shape, "bool")
+    return _wrap(list(map(_operator.not_, _vals(a))), a.shape, "bool")
 
 
 def isnan(a):
@@ -800,8 +801,10 @@ def _norm_axis(d, nd):
     return d % nd if nd else d
 
 
-def _groups(a, dims, keepdim):
-    """The values of each output element's group (reduced dims), and the output shape."""
+def _groups(a, dims, keepdim, memory_order=False):
+    """(groups, output shape, group size, chunk): each output element's values, in C order of
+    the reduced dims, or with memory_order in the order numpy's iterator visits them; chunk is
+    how many of those lie contiguous in the innermost loop (numpy sums such runs pairwise)."""
     nd = a.ndim
     if dims is None:
         dims = tuple(range(nd))
@@ -814,6 +817,22 @@ def _groups(a, dims, keepdim):
         raise ValueError("duplicate value in 'axis'")
     keep = [d for d in range(nd) if d not in dims]
     red = sorted(dims)
+    chunk = 1
+    if memory_order and red:
+        st, shp = a._strides, a.shape
+        # numpy's iterator walks the axes from the largest stride in, skipping length-1 axes
+        order = [d for d in sorted(range(nd), key=lambda d: -_b_abs(st[d])) if shp[d] != 1]
+        red = [d for d in order if d in dims] + [d for d in red if shp[d] == 1]
+        prev = None
+        if all(d in dims for d in order):
+            # a full reduction of a strided array goes through numpy's buffer: one long run
+            chunk = _prod(shp)
+            order = []
+        for d in reversed(order):
+            if d not in dims or (prev is not None and st[d] != st[prev] * shp[prev]):
+                break
+            chunk *= shp[d]
+            prev = d
     order = tuple(keep + red)
     v = a if order == tuple(range(nd)) else permute(a, order)
     vals = _vals(v)
@@ -829,41 +848,103 @@ def _groups(a, dims, keepdim):
         out_shape = tuple(1 if d in dims else s for d, s in enumerate(a.shape))
     else:
         out_shape = tuple(a.shape[d] for d in keep)
-    return groups, out_shape, r
+    return groups, out_shape, r, max(chunk, 1)
 
 
-def _fsum(g):
+_S1 = _struct.Struct("f")
+
+
+def _r1(x):
     try:
-        return math.fsum(g)
-    except (ValueError, OverflowError):
-        # fsum refuses inf - inf and intermediate overflow; plain addition gives numpy's nan/inf
-        return _b_sum(g, 0.0)
+        return _S1.unpack(_S1.pack(x))[0]
+    except OverflowError:
+        return _math.copysign(_INF, x)
+
+
+def _pairwise(a, f32):
+    """numpy's pairwise_sum: sequential below 8 values, 8 accumulators up to 128, then halves;
+    every addition rounded to float32 when f32."""
+    n = len(a)
+    if n < 8:
+        res = 0.0
+        if f32:
+            for x in a:
+                res = _r1(res + x)
+        else:
+            for x in a:
+                res += x
+        return res
+    if n <= 128:
+        acc = a[:8]
+        i = 8
+        end = n - n % 8
+        add_ = _operator.add
+        while i < end:
+            acc = list(map(add_, acc, a[i:i + 8]))
+            if f32:
+                acc = _r32(acc)
+            i += 8
+        if f32:
+            p = _r32([acc[0] + acc[1], acc[2] + acc[3], acc[4] + acc[5], acc[6] + acc[7]])
+            q = _r32([p[0] + p[1], p[2] + p[3]])
+            res = _r1(q[0] + q[1])
+            for x in a[i:]:
+                res = _r1(res + x)
+        else:
+            res = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+            for x in a[i:]:
+                res += x
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    res = _pairwise(a[:n2], f32) + _pairwise(a[n2:], f32)
+    return _r1(res) if f32 else res
+
+
+def _float_sums(groups, r, chunk, f32):
+    """Sum every group as numpy does: out = 0, then out += pairwise(run) run after run."""
+    k = len(groups)
+    acc = [0.0] * k
+    add_ = _operator.add
+    for c in range(0, r, chunk):
+        if chunk == 1:
+            part = [g[c] for g in groups]
+        else:
+            part = [_pairwise(g[c:c + chunk], f32) for g in groups]
+        acc = list(map(add_, acc, part))
+        if f32:
+            acc = _r32(acc)
+    return acc
 
 
 def sum(a, dims, keepdim: bool):  # noqa: A001
     a = _as_array(a)
-    groups, shp, _ = _groups(a, dims, keepdim)
     dt = a.dtype
     if dt in _FLOATS:
-        return _finish(list(map(_fsum, groups)), shp, dt)
+        groups, shp, r, chunk = _groups(a, dims, keepdim, memory_order=True)
+        return _wrap(_float_sums(groups, r, chunk, dt == "float32"), shp, dt)
+    groups, shp, _, _ = _groups(a, dims, keepdim)
     return _wrap(_w64([_b_sum(g) for g in groups]), shp, "int64")
 
 
 def mean(a, dims, keepdim: bool):
+    # sum / count in a's dtype, as numpy_backend does (the mean of nothing is a quiet nan)
     a = _as_array(a)
-    groups, shp, r = _groups(a, dims, keepdim)
-    dt = a.dtype if a.dtype in _FLOATS else "float64"
-    if r == 0:
-        return _wrap([_NAN] * len(groups), shp, dt)
-    if a.dtype not in _FLOATS:
-        groups = [list(map(float, g)) for g in groups]
-    out = [_fsum(g) / r for g in groups]
-    return _wrap(_r32(out) if dt == "float32" else out, shp, dt)
+    total = sum(a, dims, keepdim)
+    return div(total, scalar(_count(a, dims), a.dtype if a.dtype in _FLOATS else "int64"))
+
+
+def _count(a, dims):
+    if dims is None:
+        return a.size
+    if isinstance(dims, int):
+        dims = (dims,) if a.ndim else ()
+    return _prod(a.shape[d] for d in dims)
 
 
 def _extreme(a, dims, keepdim, pick, what):
     a = _as_array(a)
-    groups, shp, r = _groups(a, dims, keepdim)
+    groups, shp, r, _ = _groups(a, dims, keepdim)
     if r == 0:
         raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
     if a.dtype in _FLOATS:
@@ -895,7 +976,7 @@ def _arg(a, dim, keepdim, pick, what):
         dim = 0
         if keepdim:
             raise ValueError("keepdims with axis=None is not supported here")
-    groups, shp, r = _groups(a, dim, keepdim)
+    groups, shp, r, _ = _groups(a, dim, keepdim)
     if r == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
     isf = a.dtype in _FLOATS
@@ -940,12 +1021,20 @@ def log_softmax(a, dim: int):
 
 # -- linear algebra ----------------------------------------------------------------------------
 
+def _dot(r, c):
+    # fsum, not sum(): builtin sum compensates since 3.12, so 3.11 and Pyodide would disagree
+    try:
+        return _math.fsum(map(_operator.mul, r, c))
+    except (ValueError, OverflowError):
+        return _b_sum(map(_operator.mul, r, c), 0.0)  # inf - inf or overflow: IEEE's nan/inf
+
+
 def matmul(a, b):
     a, b = _as_array(a), _as_array(b)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand %d does not have enough dimensions (has 0, "
-                         "gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
-                         % (0 if a.ndim == 0 else 1))
+        which = 0 if a.ndim == 0 else 1
+        raise ValueError(f"matmul: Input operand {which} does not have enough dimensions (has "
+                         "0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)")
     dt = _promote(a.dtype, b.dtype)
     a_vec, b_vec = a.ndim == 1, b.ndim == 1
     if a_vec:
@@ -963,16 +1052,16 @@ def matmul(a, b):
     av = _cast(_bvals(a, batch + (n, k), nb * n * k), a.dtype, dt)
     bv = _cast(_bvals(b, batch + (k, m), nb * k * m), b.dtype, dt)
     out = []
-    mul_ = operator.mul
+    mul_ = _operator.mul
     for i in range(nb):
         ab = av[i * n * k:(i + 1) * n * k]
         bb = bv[i * k * m:(i + 1) * k * m]
         rows = [ab[r * k:(r + 1) * k] for r in range(n)]
         cols = [bb[c::m] for c in range(m)]
         if dt == "bool":
-            out.extend(any(map(operator.and_, r, c)) for r in rows for c in cols)
+            out.extend(any(map(_operator.and_, r, c)) for r in rows for c in cols)
         elif dt in _FLOATS:
-            out.extend(_b_sum(map(mul_, r, c), 0.0) for r in rows for c in cols)
+            out.extend(_dot(r, c) for r in rows for c in cols)
         else:
             out.extend(_b_sum(map(mul_, r, c)) for r in rows for c in cols)
     shp = batch + ((n,) if not a_vec else ()) + ((m,) if not b_vec else ())
@@ -1130,7 +1219,7 @@ def _parse_index(a, index):
             else:
                 items.append(("fancy", arr))
         elif hasattr(ix, "__index__"):
-            items.append(operator.index(ix))
+            items.append(_operator.index(ix))
         else:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
                              "(`None`) and integer or boolean arrays are valid indices")
@@ -1184,7 +1273,7 @@ def _parse_index(a, index):
                         f"boolean index did not match indexed array along axis {d + j}; size "
                         f"of axis is {a.shape[d + j]} but size of corresponding boolean axis "
                         f"is {size}")
-            for j, arr in enumerate(_nonzero(mask)):
+            for arr in _nonzero(mask):
                 fancy.append((len(shp), arr))
                 shp.append(a.shape[d])
                 strides.append(a._strides[d])

@@ -5,8 +5,18 @@ from __future__ import annotations
 from . import functional, init  # noqa: F401
 from .module import Module
 from .modules import (
-    CrossEntropyLoss, Identity, Linear, LogSoftmax, ModuleList, MSELoss, NLLLoss, ReLU,
-    Sequential, Sigmoid, Softmax, Tanh,
+    CrossEntropyLoss,
+    Identity,
+    Linear,
+    LogSoftmax,
+    ModuleList,
+    MSELoss,
+    NLLLoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
 )
 from .parameter import Parameter
 

@@ -2334,7 +2334,7 @@ def _seed_simple_linear_class(torch):
 
     class SimpleLinear(nn.Module):
         def __init__(self):
-            super(SimpleLinear, self).__init__()
+            super(SimpleLinear, self).__init__()  # noqa: UP008 - the seed text, verbatim
             self.linear = nn.Linear(1, 1)
 
         def forward(self, x):
@@ -2375,7 +2375,7 @@ def seed_simple_linear_module_subclass_times_two(torch, rec):
 
     class Doubled(nn.Module):
         def __init__(self):
-            super(Doubled, self).__init__()
+            super(Doubled, self).__init__()  # noqa: UP008
             self.linear = inner.linear
 
         def forward(self, x):
@@ -2398,7 +2398,7 @@ def seed_simple_linear_module_subclass_inplace(torch, rec):
 
     class InPlace(nn.Module):
         def __init__(self):
-            super(InPlace, self).__init__()
+            super(InPlace, self).__init__()  # noqa: UP008
             self.linear = inner.linear
 
         def forward(self, x):
