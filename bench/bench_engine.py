@@ -66,6 +66,8 @@ def parse_args(argv=None):
     p.add_argument("--impls", default=",".join(IMPLS), help="comma-separated columns")
     p.add_argument("--threads", type=int, default=1, help="torch/BLAS threads (default 1)")
     p.add_argument("--repeats", type=int, default=None, help="repeats per cell (default 7)")
+    p.add_argument("--stat", choices=("median", "min"), default="median",
+                   help="statistic shown in the table (min resists CPU contention)")
     p.add_argument("--profile", metavar="WORKLOAD", help="cProfile the engine on a workload")
     p.add_argument("--profile-sort", default="tottime", help="pstats sort key (tottime)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # engine-pure runner
@@ -889,27 +891,37 @@ def child_main(args):
 # Table
 # ==============================================================================================
 
+STAT = "median"  # or "min" (--stat): which statistic of the samples the table shows
+
+
+def noisy(r) -> bool:
+    """Samples spread over more than 1.5x: another process took the CPU for part of the time
+    (on a shared 2-core machine samples are bimodal: full core vs half a core)."""
+    s = r.get("samples") or []
+    return len(s) >= 3 and max(s) > 1.5 * min(s)
+
+
 def fmt_time(r):
     if r is None:
         return "n/a"
     if "error" in r:
         return "error"
-    t = r["median"]
+    t = r.get(STAT, r["median"])
     s = f"{t * 1e3:.2f} ms" if t < 1 else f"{t:.2f} s"
-    return s + ("*" if r.get("extrapolated") else "")
+    return s + ("*" if r.get("extrapolated") else "") + ("~" if noisy(r) else "")
 
 
 def ratio(num, den):
     if not num or not den or "median" not in num or "median" not in den:
         return None
-    return num["median"] / den["median"]
+    return num.get(STAT, num["median"]) / den.get(STAT, den["median"])
 
 
 def fmt_ratio(x):
     return "n/a" if x is None else (f"{x:.2f}x" if x < 100 else f"{x:.0f}x")
 
 
-def print_table(results, meta):
+def print_table(results, meta, legend=True):
     cols = ["workload"] + list(IMPLS) + ["eng/torch", "eng/numpy", "base/eng", "pure/torch"]
     rows = []
     for w, r in results.items():
@@ -929,10 +941,13 @@ def print_table(results, meta):
         print("  ".join(c.rjust(wd) if i else c.ljust(wd)
                         for i, (c, wd) in enumerate(zip(row, widths))))
     print()
+    if not legend:
+        return
     for w in results:
         print(f"  {w:5s} {DESCRIPTIONS[w]}")
-    print("  times are per call, medians of up to 7 samples (see --json for all); "
-          "* = extrapolated")
+    print(f"  times are per call, {STAT} of up to 7 samples (see --json for all); "
+          "* = extrapolated; ~ = noisy (samples spread > 1.5x: CPU contention, compare "
+          "with --stat min)")
     for w, r in results.items():
         for impl, cell in r.items():
             if cell and cell.get("note"):
@@ -988,6 +1003,8 @@ def profile_main(args):
 # ==============================================================================================
 
 def main(args):
+    global STAT
+    STAT = args.stat
     if args.child:
         return child_main(args)
     if args.profile:
@@ -999,7 +1016,7 @@ def main(args):
     torch = _import_torch() if "torch" in impls else None
     _freeze_heap()
     meta = {"machine": machine_info(), "quick": args.quick, "threads": args.threads,
-            "notes": {}}
+            "stat": args.stat, "notes": {}}
     results = {w: {} for w in workloads}
 
     if "engine" in impls:
@@ -1061,6 +1078,12 @@ def main(args):
           + ("  [--quick]" if args.quick else ""))
     print()
     print_table(results, meta)
+    if args.json:  # also the other statistic, for the record
+        other = "min" if STAT == "median" else "median"
+        print(f"\n  same run, {other} of the samples:")
+        STAT = other
+        print_table({w: r for w, r in results.items()}, {"notes": {}}, legend=False)
+        STAT = args.stat
     print(f"  total wall time {meta['wall_seconds']} s")
     if args.json:
         with open(args.json, "w") as f:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import resource
 import string
+import math
 import time
 
 import pytest
@@ -14,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from playground import Limits, ProgramError, ShareError, decode, encode, run
+from playground.limits import default_limits
 
-LIMITS = Limits()
+LIMITS = default_limits()  # what run() uses on this backend
 GRACE = 2.0  # seconds on top of the run's own time cap (a loaded 2-core machine)
 
 T = "import torch\n"
@@ -160,7 +162,11 @@ def test_every_hostile_program_together_keeps_memory_bounded():
     assert grown < 400, f"peak memory grew by {grown:.0f} MB"
 
 
+_SIDE = math.isqrt(LIMITS.max_tensor_elements)
+
+
 def test_limit_errors_name_their_limit():
+    assert _SIDE**3 > LIMITS.max_matmul_work
     cases = {
         "max_tensor_elements": T + "x = torch.ones(10**9)\n",
         "max_loop_iterations": "for i in range(10**6):\n    pass\n",
@@ -169,7 +175,8 @@ def test_limit_errors_name_their_limit():
         "max_program_chars": "x = 1\n" * 10_000,
         "max_depth": "x = " + "-" * 500 + "1\n",
         "max_executed": "for i in range(10000):\n    for j in range(10000):\n        pass\n",
-        "max_matmul_work": T + "a = torch.ones(1000, 1000)\nb = a @ a\n",
+        # the largest square matrix one tensor may hold: its square is over the work cap
+        "max_matmul_work": T + f"a = torch.ones({_SIDE}, {_SIDE})\nb = a @ a\n",
         "max_output_chars": "for i in range(10000):\n    print('x' * 1000)\n",
     }
     for limit, src in cases.items():

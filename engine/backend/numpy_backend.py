@@ -203,7 +203,7 @@ def sum(a, dims, keepdim: bool):  # noqa: A001
 def mean(a, dims, keepdim: bool):
     # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
     count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-    return np.true_divide(np.sum(a, axis=dims, keepdims=keepdim), a.dtype.type(count))
+    return np.true_divide(np.sum(a, axis=dims, keepdims=keepdim), count)
 
 
 @_arr
@@ -243,6 +243,10 @@ def log_softmax(a, dim: int):
 
 @_arr
 def matmul(a, b):
+    if a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1:
+        # an outer product: BLAS adds the products to +0.0 and loses their sign, torch's mm
+        # keeps it (-0.0 shows in reprs), so multiply directly
+        return np.multiply(a, b)
     return np.matmul(a, b)
 
 
