@@ -26,22 +26,25 @@ def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
 
 
 class Tensor:
+    # Fields every tensor sets live in slots; the rest are class-level defaults that an
+    # instance overrides in its __dict__ only when it needs to (most tensors never do), which
+    # keeps creating a tensor, the engine's most frequent act, cheap.
     __slots__ = (
         "_data",  # backend array (shared with views and with .data/.detach() results)
         "_dtype",
         "_requires_grad",
         "_grad_fn",  # the Node that produced this tensor; None for leaves
-        "_grad",
         "_vc",  # version counter: a one-element list shared by views of the same memory
-        "_retains_grad",
-        "_hooks",  # tensor hooks of a leaf (non-leaf hooks live on the grad_fn)
-        "_base",  # the tensor this one is a view of, or None
-        "_grad_acc",  # cached AccumulateGrad node of a leaf that requires grad
-        "_wrapped",  # a Python number turned into a tensor for an operation
-        "_view_chain",  # for a view: the (op, args) steps that make it from its base
         "__weakref__",
         "__dict__",
     )
+    _grad = None
+    _retains_grad = False
+    _hooks = None  # tensor hooks of a leaf (non-leaf hooks live on the grad_fn)
+    _base = None  # the tensor this one is a view of
+    _grad_acc = None  # cached AccumulateGrad node of a leaf that requires grad
+    _wrapped = False  # a Python number turned into a tensor for an operation
+    _view_chain = None  # for a view: the (op, args) steps that make it from its base
 
     # -- construction (internal; users call engine.tensor and the factories) ------------------
     @classmethod
@@ -51,14 +54,7 @@ class Tensor:
         t._dtype = dtype if dtype is not None else by_name(B.dtype_name(data))
         t._requires_grad = requires_grad
         t._grad_fn = None
-        t._grad = None
         t._vc = [0]
-        t._retains_grad = False
-        t._hooks = None
-        t._base = None
-        t._grad_acc = None
-        t._wrapped = False
-        t._view_chain = None
         return t
 
     def __init__(self, *args, **kwargs):
@@ -66,7 +62,7 @@ class Tensor:
         from .creation import tensor as _tensor
 
         src = _tensor(*args, **kwargs)
-        for name in Tensor.__slots__[:-2]:
+        for name in ("_data", "_dtype", "_requires_grad", "_grad_fn", "_vc"):
             setattr(self, name, getattr(src, name))
 
     # -- basic properties ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ Flags: `saves_result` (backward needs the output), `is_view` (output shares the 
 
 from __future__ import annotations
 
+from .. import backend as B
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
@@ -59,7 +60,10 @@ def edge_to(t: Tensor):
 
 def apply(cls, inputs: tuple, *args) -> Tensor:
     """Run op `cls` forward on `inputs` (Tensors) with extra non-tensor `args`, and record
-    it in the graph when grad mode is on and some input requires grad."""
+    it in the graph when grad mode is on and some input requires grad.
+
+    This is the engine's hottest function: it is written for speed (one pass over the
+    inputs, no helper calls on the path that records nothing)."""
     node = cls.__new__(cls)
     record = False
     if grad_mode.state.grad_enabled:
@@ -68,30 +72,50 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
                 record = True
                 break
     if record:
-        init_node(node, tuple(t._requires_grad for t in inputs))
+        needs = []
+        edges = []
+        for t in inputs:
+            rg = t._requires_grad
+            needs.append(rg)
+            fn = t._grad_fn
+            if fn is not None:
+                edges.append((fn, 0))
+            elif rg:
+                acc = t._grad_acc
+                edges.append((acc if acc is not None else t._grad_accumulator(), 0))
+            else:
+                edges.append((None, 0))
+        init_node(node, tuple(needs))
+        node.next_functions = tuple(edges)
     else:
         node._needs = None
     data = node.forward(*inputs, *args)
     out = Tensor._make(data, None, record)
-    if record and not out._dtype.is_floating_point:
-        record = out._requires_grad = False  # integer and bool results never require grad
     if cls.is_view:
-        src = inputs[0]
-        out._vc = src._vc
-        if src._base is not None:
-            out._base = src._base
-            out._view_chain = src._view_chain + ((cls, args),)
-        else:
-            out._base = src
-            out._view_chain = ((cls, args),)
+        _mark_view(out, inputs[0], cls, args)
     if record:
-        node.next_functions = tuple(edge_to(t) for t in inputs)
-        node.out_shape = out.shape
-        node.out_dtype = out._dtype
-        out._grad_fn = node
-        if cls.saves_result:
-            node._saved = node._saved + (SavedTensor(out, cls.name_),)
+        if not out._dtype.is_floating_point:
+            out._requires_grad = False  # integer and bool results never require grad
+            record = False
+        else:
+            node.out_shape = B.shape(data)
+            node.out_dtype = out._dtype
+            out._grad_fn = node
+            if cls.saves_result:
+                node._saved = node._saved + (SavedTensor(out, cls.name_),)
     obs = _observer.state.observer
     if obs is not None:
         obs.tensor_created(out, node if record else None, cls.name_, inputs)
     return out
+
+
+def _mark_view(out: Tensor, src: Tensor, cls, args) -> None:
+    """Views share memory and the version counter with their base, and remember how they
+    were made from it (in-place ops on views replay that, see ops/inplace.py)."""
+    out._vc = src._vc
+    if src._base is not None:
+        out._base = src._base
+        out._view_chain = src._view_chain + ((cls, args),)
+    else:
+        out._base = src
+        out._view_chain = ((cls, args),)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+from .. import backend as B
 from .. import errors
 
 _sequence = itertools.count()
@@ -113,7 +114,7 @@ class AccumulateGrad(Node):
         # Accumulation must happen as soon as it can: torch gives these the highest priority.
         self._seq = float("inf")
         self.variable = variable
-        self.out_shape = variable.shape
+        self.out_shape = B.shape(variable._data)
         self.out_dtype = variable.dtype
 
 

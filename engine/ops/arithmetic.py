@@ -274,15 +274,16 @@ def pow(input, exponent):  # noqa: A001
 
 
 # Python operators ---------------------------------------------------------------------------
-Tensor.__add__ = lambda self, other: add(self, other)
-Tensor.__radd__ = lambda self, other: add(self, other)
-Tensor.__sub__ = lambda self, other: sub(self, other)
-Tensor.__rsub__ = lambda self, other: rsub(self, other)
-Tensor.__mul__ = lambda self, other: mul(self, other)
-Tensor.__rmul__ = lambda self, other: mul(self, other)
-Tensor.__truediv__ = lambda self, other: div(self, other)
+# (bound directly, not through lambdas: operators are the hottest entry points)
+Tensor.__add__ = add
+Tensor.__radd__ = add
+Tensor.__sub__ = sub
+Tensor.__rsub__ = rsub
+Tensor.__mul__ = mul
+Tensor.__rmul__ = mul
+Tensor.__truediv__ = div
 Tensor.__rtruediv__ = lambda self, other: mul(reciprocal(self), other)
 Tensor.__pow__ = lambda self, other: pow(self, other)
 Tensor.__rpow__ = lambda self, other: pow(other, self)
-Tensor.__neg__ = lambda self: neg(self)
+Tensor.__neg__ = neg
 Tensor.__pos__ = lambda self: self
