@@ -14,6 +14,7 @@ from . import observer as _observer
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dtypes import by_name
+from .dims import wrap_dim as _wrap_dim
 from .printing import Size, format_tensor
 
 
@@ -318,16 +319,6 @@ class Tensor:
         obs = _observer.state.observer
         if obs is not None:
             obs.inplace(self, op, self._vc[0])
-
-
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """torch's maybe_wrap_dim: negative dims count from the end; 0-dim tensors accept -1/0."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim + n if dim < 0 else dim
 
 
 def is_grad_enabled() -> bool:

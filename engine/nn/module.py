@@ -314,16 +314,9 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        from .parameter import clear_grads
+
+        clear_grads(self.parameters(), set_to_none)
 
     # -- dtype conversion (the Parameter objects stay the same, as in torch) ------------------
     def _apply_dtype(self, convert):

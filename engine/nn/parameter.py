@@ -47,3 +47,19 @@ class Parameter(Tensor):
 
 def _rebuild(data, requires_grad):
     return Parameter(data, requires_grad)
+
+
+def clear_grads(params, set_to_none: bool = True) -> None:
+    """What Module.zero_grad and Optimizer.zero_grad do to each parameter, as torch does it:
+    drop the .grad (the default), or zero it in place after cutting it from any graph."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad.detach_()
+            else:
+                p.grad.requires_grad_(False)
+            p.grad.zero_()

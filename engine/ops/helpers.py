@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from .. import errors
+from ..dims import wrap_dim  # noqa: F401 - re-exported for the ops
 from ..dtypes import float32, result_type
 from ..tensor import Tensor
 
@@ -45,15 +46,6 @@ def check_broadcast(sa: tuple, sb: tuple) -> None:
         db = sb[-i] if i <= len(sb) else 1
         if da != db and da != 1 and db != 1:
             raise RuntimeError(errors.size_mismatch(da, db, n - i))
-
-
-def wrap_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim + n if dim < 0 else dim
 
 
 def dims_tuple(dim, ndim: int):
