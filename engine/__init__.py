@@ -6,12 +6,31 @@ prints. The semantics it keeps are listed as numbered rules in docs/semantics.md
 
 from __future__ import annotations
 
-from . import backend as _backend
 from . import autograd, observer  # noqa: F401
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from . import backend as _backend
+from .autograd.grad_mode import (  # noqa: F401
+    enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
+)
 from .creation import (  # noqa: F401
-    Generator, arange, as_tensor, empty, empty_like, eye, full, full_like, initial_seed,
-    linspace, manual_seed, ones, ones_like, rand, randn, seed, tensor, zeros, zeros_like,
+    Generator,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from .dtypes import bool_ as bool  # noqa: A001
 from .dtypes import dtype, float32, float64, int64

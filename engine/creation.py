@@ -8,7 +8,8 @@ import random as _random
 from . import backend as B
 from . import errors
 from . import observer as _observer
-from .dtypes import bool_, by_name, dtype as DType, float32, int64
+from .dtypes import bool_, by_name, float32, int64
+from .dtypes import dtype as DType
 from .tensor import Tensor, warn
 
 

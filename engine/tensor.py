@@ -13,8 +13,8 @@ from . import errors
 from . import observer as _observer
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, HookHandle
-from .dtypes import by_name
 from .dims import wrap_dim as _wrap_dim
+from .dtypes import by_name
 from .printing import Size, format_tensor
 
 

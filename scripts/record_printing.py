@@ -35,7 +35,7 @@ OPS = {
     "sub0": lambda t: t - 0.0,
     "clone": lambda t: t.clone(),
     "view": lambda t: t.view(t.shape),
-    "negneg": lambda t: -(-t),
+    "negneg": lambda t: -(-t),  # noqa: B002 - negation applied twice, on purpose
     "sum": lambda t: t.sum(),
     "mean": lambda t: t.mean(),
     "self_add": lambda t: t + t,

@@ -5,9 +5,9 @@ exception may escape, and the process's memory must stay bounded."""
 from __future__ import annotations
 
 import ast
+import math
 import resource
 import string
-import math
 import time
 
 import pytest

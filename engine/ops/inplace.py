@@ -144,8 +144,8 @@ def _replay(t: Tensor, chain) -> Tensor:
 
 def _rebase_view(view: Tensor, fn) -> None:
     """torch's rebase_history for views: the base gets CopySlices, the view AsStrided."""
-    from ..autograd.graph import init_node
     from ..autograd.function import edge_to
+    from ..autograd.graph import init_node
 
     base = view._base
     copy = CopySlices.__new__(CopySlices)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply
-from ..dtypes import by_name, dtype as DType
+from ..dtypes import by_name
+from ..dtypes import dtype as DType
 from ..tensor import Tensor, warn
 from .helpers import cast, size_args, wrap_dim
 from .registry import export
