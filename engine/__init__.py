@@ -9,7 +9,10 @@ from __future__ import annotations
 from . import autograd, observer  # noqa: F401
 from . import backend as _backend
 from .autograd.grad_mode import (  # noqa: F401
-    enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
+    enable_grad,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
 )
 from .creation import (  # noqa: F401
     Generator,
