@@ -39,10 +39,11 @@ class Function(Node):
     def save(self, *tensors) -> None:
         if self._needs is None:
             return
-        self._saved = tuple(
-            None if t is None else (t if t._wrapped else SavedTensor(t))
-            for t in tensors
-        )
+        # wrapped Python numbers are kept as they are: torch saves them as values, so they
+        # are never "freed" and never checked for in-place changes
+        self._saved = tuple([
+            t if t is None or t._wrapped else SavedTensor(t) for t in tensors
+        ])
 
     @property
     def saved_tensors(self):

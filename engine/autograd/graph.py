@@ -67,14 +67,21 @@ class Node:
     def _unpack_saved(self):
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE)
-        return tuple(s.unpack() if type(s) is SavedTensor else s for s in self._saved)
+        out = []
+        for s in self._saved:
+            out.append(s.unpack() if type(s) is SavedTensor else s)
+        return out
 
     def _release(self) -> None:
         """Free saved tensors after a backward without retain_graph. Only nodes that saved a
         real tensor can fail later: a node that saved nothing (AddBackward0) may run again."""
-        if any(type(s) is SavedTensor for s in self._saved):
-            self._saved = ()
-            self._freed = True
+        saved = self._saved
+        if saved:
+            for s in saved:
+                if type(s) is SavedTensor:
+                    self._saved = ()
+                    self._freed = True
+                    return
 
     # -- hooks on the node itself (torch's grad_fn.register_hook / register_prehook) ----------
     def register_hook(self, fn):
