@@ -296,7 +296,13 @@ def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, cap
         if nxt is None or (needed is not None and nxt not in needed):
             continue
         if g is not None:
-            g = _validate(node, i, g, nxt)
+            if type(nxt) is AccumulateGrad:
+                var = nxt.variable
+                shape, dtype = B.shape(var._data), var._dtype
+            else:
+                shape, dtype = nxt.out_shape, nxt.out_dtype
+            if g._dtype is not dtype or B.shape(g._data) != shape:
+                g = _validate(node, i, g, nxt)
             prev = buffers.get(nxt)
             buffers[nxt] = g if prev is None else _add_grads(prev, g, create_graph)
         if obs is not None:
