@@ -104,7 +104,26 @@ class Tanh(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return (grad * (1 - result * result),)
+        return (apply(TanhGrad, (grad, result)),)
+
+
+class TanhGrad(Function):
+    """torch's tanh_backward(grad, y) = grad * (1 - y^2) as one op, as torch computes it; its
+    own derivative is what a second backward through tanh runs."""
+
+    name_ = "TanhBackwardBackward0"
+
+    def forward(self, grad, y):
+        self.save(y if self.needs(0) or self.needs(1) else None,
+                  grad if self.needs(1) else None)
+        yd = y._data
+        return B.mul(grad._data, B.sub(B.scalar(1, B.dtype_name(yd)), B.mul(yd, yd)))
+
+    def backward(self, gg):
+        y, grad = self.saved_tensors
+        g_grad = apply(TanhGrad, (gg, y)) if self.needs(0) else None
+        g_y = gg * (-2 * y * grad) if self.needs(1) else None
+        return g_grad, g_y
 
 
 class Sigmoid(Function):
@@ -116,7 +135,25 @@ class Sigmoid(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return (grad * (result * (1 - result)),)
+        return (apply(SigmoidGrad, (grad, result)),)
+
+
+class SigmoidGrad(Function):
+    """torch's sigmoid_backward(grad, y) = grad * y * (1 - y) as one op."""
+
+    name_ = "SigmoidBackwardBackward0"
+
+    def forward(self, grad, y):
+        self.save(y if self.needs(0) or self.needs(1) else None,
+                  grad if self.needs(1) else None)
+        yd = y._data
+        return B.mul(grad._data, B.mul(yd, B.sub(B.scalar(1, B.dtype_name(yd)), yd)))
+
+    def backward(self, gg):
+        y, grad = self.saved_tensors
+        g_grad = apply(SigmoidGrad, (gg, y)) if self.needs(0) else None
+        g_y = gg * grad * (1 - 2 * y) if self.needs(1) else None
+        return g_grad, g_y
 
 
 class Relu(Function):
