@@ -165,8 +165,24 @@ class Relu(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        # subgradient 0 at 0 (torch's threshold_backward)
-        return (grad * (result > 0),)
+        return (apply(ThresholdGrad, (grad, result)),)
+
+
+class ThresholdGrad(Function):
+    """torch's threshold_backward(grad, y, 0): grad where y > 0, else 0 (so the subgradient at
+    0 is 0), as one op."""
+
+    name_ = "ThresholdBackwardBackward0"
+
+    def forward(self, grad, y):
+        self.save(y)
+        yd, g = y._data, grad._data
+        return B.where(B.gt(yd, B.scalar(0, B.dtype_name(yd))), g, B.scalar(0, B.dtype_name(g)))
+
+    def backward(self, gg):
+        # d/dgrad is the same mask; the mask itself has no gradient
+        (y,) = self.saved_tensors
+        return apply(ThresholdGrad, (gg, y.detach())), None
 
 
 class Clamp(Function):
