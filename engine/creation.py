@@ -9,7 +9,6 @@ from . import backend as B
 from . import errors
 from . import observer as _observer
 from .dtypes import bool_, by_name, float32, int64
-from .dtypes import dtype as DType
 from .tensor import Tensor, warn
 
 
@@ -247,4 +246,3 @@ def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> T
 
 Tensor.uniform_ = uniform_
 Tensor.normal_ = normal_
-DType = DType
