@@ -477,7 +477,7 @@ def getitem(self, index):
     out = self
     dim = 0  # position in the result so far
     src_dim = 0  # position in self, for error messages
-    advanced = []  # (dim in the result, index array)
+    advanced = []  # (dim in the result, index array, how many dims it consumes)
     for ix in index:
         if ix is Ellipsis:
             dim += nd - n_real
@@ -511,22 +511,27 @@ def getitem(self, index):
             continue
         if _is_advanced(ix):
             arr = ix._data if isinstance(ix, Tensor) else B.array(ix, "int64")
-            if isinstance(ix, Tensor) and ix._dtype.name == "bool":
-                advanced.append((dim, arr))
-                dim += ix.ndim
-            else:
-                advanced.append((dim, arr))
-                dim += 1
-            src_dim += 1
+            # a boolean mask consumes as many dims as it has; an integer index one
+            width = ix.ndim if isinstance(ix, Tensor) and ix._dtype.name == "bool" else 1
+            advanced.append((dim, arr, width))
+            dim += width
+            src_dim += width
             continue
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
             "are valid indices (got " + type(ix).__name__ + ")"
         )
     if advanced:
-        full = [slice(None)] * out.ndim
-        for d, arr in advanced:
-            full[d] = arr
+        starts = {d: (arr, width) for d, arr, width in advanced}
+        full, d = [], 0
+        while d < out.ndim:
+            if d in starts:
+                arr, width = starts[d]
+                full.append(arr)
+                d += width
+            else:
+                full.append(slice(None))
+                d += 1
         # drop trailing full slices so a single mask index stays a mask index
         while full and isinstance(full[-1], slice):
             full.pop()

@@ -2919,6 +2919,19 @@ def optim_state_closure_and_state_dict(torch, rec):
     rec.value("b after closure step", b)
 
 
+def op_indexing_multidim_bool_mask_and_lists(torch, rec):
+    x = torch.tensor([[[1.0, -2.0], [3.0, 4.0]], [[-5.0, 6.0], [7.0, -8.0]]], requires_grad=True)
+    mask = torch.tensor([[True, False], [False, True]])
+    y = x[mask]
+    z = x[x > 0]
+    w = x[0, [1, 0]]
+    rec.value("x[2-d mask]", y)
+    rec.value("x[x > 0]", z)
+    rec.value("x[0, [1, 0]]", w)
+    (y.sum() * 2 + z.sum() + w.sum()).backward()
+    rec.value("x.grad", x.grad)
+
+
 def _collect():
     out = {}
     for name, obj in list(globals().items()):
