@@ -1,10 +1,14 @@
-"""gradplay's playground: programs (a safe PyTorch subset), share tokens, and (later) sessions."""
+"""gradplay's playground: programs (a safe PyTorch subset), sessions and their timelines, share
+tokens."""
 
 from .limits import Limits, default_limits
 from .program import Interpreter, Program, ProgramError, RunResult, Step, parse, run
+from .session import FORMAT_VERSION as TIMELINE_VERSION
+from .session import Trace, run_program, trace
 from .share import ShareError, decode, encode
 
 __all__ = [
     "Interpreter", "Limits", "Program", "ProgramError", "RunResult", "ShareError", "Step",
-    "decode", "default_limits", "encode", "parse", "run",
+    "TIMELINE_VERSION", "Trace", "decode", "default_limits", "encode", "parse", "run",
+    "run_program", "trace",
 ]

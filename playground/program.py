@@ -799,6 +799,10 @@ class _Run:
         self.src = _Source(text if isinstance(text, str) else "")
         self.builtins = _Builtins(self)
         self.program: Program | None = None
+        # optional program-level hooks of the observer (the session's recorder uses them):
+        # program_bind(name, value) when a name is bound, program_output(text) on each print
+        self.on_bind = getattr(interp.observer, "program_bind", None)
+        self.on_output = getattr(interp.observer, "program_output", None)
 
     def result(self) -> RunResult:
         return RunResult(self.text, self.steps_done, self.output.getvalue(), self.warnings,
@@ -980,6 +984,8 @@ class _Run:
         self.names[name] = value
         if self.step is not None:
             self.step.assigned.append(name)
+        if self.on_bind is not None:
+            self.on_bind(name, value)
 
     def assign(self, target, value) -> None:
         t = type(target)
@@ -1323,6 +1329,8 @@ class _Run:
             raise LimitExceeded("max_output_chars", f"the program printed too much (the limit "
                                 f"is {self.limits.max_output_chars:,} characters)")
         self.output.write(text)
+        if self.on_output is not None:
+            self.on_output(text)
 
 
 _EVAL = {
