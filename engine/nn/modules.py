@@ -99,7 +99,21 @@ class LogSoftmax(Softmax):
 # -- containers --------------------------------------------------------------------------------
 
 
-class Sequential(Module):
+class _IndexedContainer(Module):
+    """What Sequential and ModuleList share: submodules keyed "0", "1", ... in order."""
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_IndexedContainer):
     def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
@@ -137,23 +151,13 @@ class Sequential(Module):
         self._modules = dict(zip((str(i) for i in range(len(self._modules))),
                                  self._modules.values()))
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
     def forward(self, input):
         for module in self:
             input = module(input)
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_IndexedContainer):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -174,16 +178,6 @@ class ModuleList(Module):
 
     def __setitem__(self, idx, module) -> None:
         setattr(self, self._get_abs_string_index(idx), module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
 
     def extend(self, modules):
         if isinstance(modules, Module) and not isinstance(modules, (ModuleList, Sequential)):
