@@ -14,7 +14,7 @@ from . import observer as _observer
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dims import wrap_dim as _wrap_dim
-from .dtypes import by_name
+from .dtypes import _BY_NAME
 from .printing import Size, format_tensor
 
 
@@ -52,7 +52,7 @@ class Tensor:
     def _make(cls, data, dtype=None, requires_grad=False):
         t = object.__new__(cls)
         t._data = data
-        t._dtype = dtype if dtype is not None else by_name(B.dtype_name(data))
+        t._dtype = dtype if dtype is not None else _BY_NAME[B.dtype_name(data)]
         t._requires_grad = requires_grad
         t._grad_fn = None
         t._vc = [0]

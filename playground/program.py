@@ -206,6 +206,9 @@ MODULE_METHODS = frozenset((
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 SCHEDULER_ATTRS = frozenset(("step", "get_last_lr", "last_epoch"))
 SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
+# the one underscore name a program may read (never assign), and only on a tensor: the in-place
+# lessons show the version counter that backward checks
+TENSOR_PRIVATE_READABLE = "_version"
 
 _REJECTED = {
     "FunctionDef": "function definitions (def) are not allowed",
@@ -478,7 +481,7 @@ class _Validator:
                     self.fail(node, f"{node.id!r} is not available in the playground")
                 self.fail(node, f"name {node.id!r} is not defined")
         elif t is ast.Attribute:
-            if node.attr.startswith("_"):
+            if node.attr.startswith("_") and node.attr != TENSOR_PRIVATE_READABLE:
                 self.fail(node, f"attributes starting with '_' are not allowed (.{node.attr})")
             self.expr(node.value)
         elif t is ast.Call:
@@ -678,7 +681,8 @@ class _Policy:
         if isinstance(obj, types.ModuleType):
             return name in self.allowed.get(id(obj), ())
         if isinstance(obj, engine.Tensor):
-            return name in TENSOR_ATTRS or name in engine.ops.METHODS
+            return (name in TENSOR_ATTRS or name in engine.ops.METHODS
+                    or name == TENSOR_PRIVATE_READABLE)
         if isinstance(obj, Node):
             return name in NODE_ATTRS
         if isinstance(obj, HookHandle):
@@ -1099,10 +1103,11 @@ class _Run:
 
     def get_attr(self, obj, name: str, node):
         policy = self.policy
-        if name.startswith("_") or not policy.attr_allowed(obj, name):
+        private = name.startswith("_") and name != TENSOR_PRIVATE_READABLE
+        if private or not policy.attr_allowed(obj, name):
             if isinstance(obj, types.ModuleType):
                 where = policy.namespace_path(obj)
-                if hasattr(obj, name) or name in ("nn", "optim"):
+                if hasattr(obj, name) or name in ("nn", "optim") or name.startswith("_"):
                     raise self.not_allowed(node, f"{where}.{name} is not available in the "
                                            "playground")
                 self.node = node

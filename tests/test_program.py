@@ -304,6 +304,41 @@ def test_augmented_assignment_calls_the_tensors_iadd():
     assert ns["a"]._version == 1
 
 
+def test_tensor_version_is_the_one_readable_underscore_attribute():
+    src = dedent("""
+        import torch
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        v = y[0:1]
+        print(y._version, v._version)
+        y.add_(1)
+        v.mul_(3)
+        print(y._version, v._version, x._version, x.detach()._version)
+    """)
+    assert program_output(src) == python_output(src) == "0 0\n2 2 0 0\n"
+
+
+@pytest.mark.parametrize("src,line,col,words", [
+    # it opens nothing else: not for writing, not on other objects, not a prefix
+    ("import torch\nx = torch.ones(1)\nx._version = 3\n", 3, 1, "only .grad"),
+    ("import torch\nx = torch.ones(1)\nx._version += 1\n", 3, 1, "only .grad"),
+    ("import torch\nx = torch.ones(1)\nv = x._versions\n", 3, 5, "'_'"),
+    ("import torch\nx = torch.ones(1)\nv = x._base\n", 3, 5, "'_'"),
+    ("import torch\nx = torch.ones(1)\nv = x.__version\n", 3, 5, "'_'"),
+    ("import torch\nv = torch._version\n", 2, 5, "torch._version is not available"),
+    ("import torch.nn as nn\nm = nn.Linear(1, 1)\nv = m._version\n", 3, 5, "not available"),
+    ("import torch\nx = torch.ones(1, requires_grad=True) * 2\nv = x.grad_fn._version\n", 3, 5,
+     "not available"),
+    ("x = 1\nv = x._version\n", 2, 5, "not available"),
+    ("v = print._version\n", 1, 5, "not available"),
+])
+def test_version_is_readable_on_tensors_only(src, line, col, words):
+    err = run(src).error
+    assert isinstance(err, ProgramError) and err.kind == "not_allowed", err
+    assert (err.line, err.col) == (line, col), err
+    assert words in err.message
+
+
 # -- errors: kind, line and column ----------------------------------------------------------------
 
 REJECTED = [

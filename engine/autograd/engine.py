@@ -20,33 +20,34 @@ from .graph import AccumulateGrad
 
 
 def _discover(root_nodes):
-    """Every node reachable from root_nodes, in first-visit order, plus dependency counts."""
+    """Dependency counts: for every node reachable from root_nodes (the keys, in the order
+    they were found), the number of edges into it from that part of the graph."""
     deps: dict = {}
-    order = []
-    seen = set()
-    stack = list(reversed(root_nodes))
-    for n in root_nodes:
-        deps[n] = deps.get(n, 0) + 1  # the edge from the (virtual) graph root
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        order.append(node)
-        for nxt, _ in node.next_functions:
+    stack = []
+    for n in root_nodes:  # an edge from the (virtual) graph root
+        if n in deps:
+            deps[n] += 1
+        else:
+            deps[n] = 1
+            stack.append(n)
+    while stack:  # each node is pushed once, when first found, so its edges count once
+        for nxt, _ in stack.pop().next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
+                c = deps.get(nxt)
+                if c is None:
+                    deps[nxt] = 1
                     stack.append(nxt)
-    return order, deps
+                else:
+                    deps[nxt] = c + 1
+    return deps
 
 
 def _needed(order, targets):
     """Nodes from which some target is reachable (only these run when targets are given)."""
     needed = set(targets)
     changed = True
-    # `order` is a DFS pre-order; iterate to a fixed point (graphs here are small and shallow
-    # in this respect: typically one or two passes).
+    # iterate to a fixed point (graphs here are small and shallow in this respect: typically
+    # one or two passes over `order`, which is roughly the discovery order).
     while changed:
         changed = False
         for node in reversed(order):
@@ -186,8 +187,9 @@ def run_backward(
             capture_at.setdefault(node, []).append(t)
             targets.append(node)
 
-    order, deps = _discover(root_edges)
+    deps = _discover(root_edges)
     if targets is not None:
+        order = list(deps)
         needed = _needed(order, targets)
         deps = {}
         for n in root_edges:
@@ -222,10 +224,26 @@ def run_backward(
     # events come only from here, through `obs`.
     _observer.state.observer = None
     error = None
+    # The common case takes a short path: no observer, no `inputs`, and a node without hooks
+    # only runs its backward and delivers the gradients; everything else goes to _execute.
+    plain = obs is None and not capture_at
+    heappop = heapq.heappop
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heappop(ready)[2]
             grad = buffers.pop(node, None)
+            if (plain and grad is not None and node._pre_hooks is None and node._hooks is None
+                    and node._tensor_pre_hooks is None and node._retains_grad_hooks is None):
+                if type(node) is not AccumulateGrad:
+                    grads_in = node.backward(grad)
+                    if not retain_graph:
+                        node._release()
+                    _deliver(node, grads_in, create_graph, None, buffers, deps, ready, tiebreak,
+                             None)
+                    continue
+                if not node.variable._hooks:
+                    _accumulate(node.variable, grad, create_graph, None)
+                    continue
             _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, captured,
                      needed, buffers, deps, ready, tiebreak, obs)
     except BaseException as e:  # report to the observer, then let it propagate unchanged
@@ -292,7 +310,17 @@ def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, cap
             fn(grads_in, (grad,))
     if not retain_graph:
         node._release()
-    for i, ((nxt, _), g) in enumerate(zip(node.next_functions, grads_in)):
+    _deliver(node, grads_in, create_graph, needed, buffers, deps, ready, tiebreak, obs)
+    if obs is not None:
+        obs.node_end(node)
+
+
+def _deliver(node, grads_in, create_graph, needed, buffers, deps, ready, tiebreak, obs):
+    """Send each gradient along its edge (validated, and added to what already arrived there),
+    and queue the nodes that have now received everything they wait for."""
+    i = -1
+    for (nxt, _), g in zip(node.next_functions, grads_in):
+        i += 1
         if nxt is None or (needed is not None and nxt not in needed):
             continue
         if g is not None:
@@ -307,11 +335,10 @@ def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, cap
             buffers[nxt] = g if prev is None else _add_grads(prev, g, create_graph)
         if obs is not None:
             obs.edge(node, nxt, i, g)
-        deps[nxt] -= 1
-        if deps[nxt] == 0:
+        n = deps[nxt] - 1
+        deps[nxt] = n
+        if n == 0:
             heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
-    if obs is not None:
-        obs.node_end(node)
 
 
 def _leads_to_needed(node, needed) -> bool:

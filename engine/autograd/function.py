@@ -16,7 +16,7 @@ from .. import backend as B
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
-from .graph import Node, SavedTensor, init_node
+from .graph import Node, SavedTensor, _sequence
 
 
 class Function(Node):
@@ -41,13 +41,12 @@ class Function(Node):
             return
         # wrapped Python numbers are kept as they are: torch saves them as values, so they
         # are never "freed" and never checked for in-place changes
-        self._saved = tuple([
-            t if t is None or t._wrapped else SavedTensor(t) for t in tensors
-        ])
+        saved = []
+        for t in tensors:
+            saved.append(t if t is None or t._wrapped else SavedTensor(t))
+        self._saved = tuple(saved)
 
-    @property
-    def saved_tensors(self):
-        return self._unpack_saved()
+    saved_tensors = property(Node._unpack_saved)
 
 
 def edge_to(t: Tensor):
@@ -86,8 +85,9 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
                 edges.append((acc if acc is not None else t._grad_accumulator(), 0))
             else:
                 edges.append((None, 0))
-        init_node(node, tuple(needs))
+        node._needs = tuple(needs)
         node.next_functions = tuple(edges)
+        node._seq = next(_sequence)
     else:
         node._needs = None
     data = node.forward(*inputs, *args)

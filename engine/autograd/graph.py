@@ -39,12 +39,17 @@ class SavedTensor:
 class Node:
     """Base of every grad_fn. Subclasses set `name_` (torch's class name)."""
 
-    __slots__ = (
-        "next_functions", "_seq", "_saved", "_freed", "_needs", "_tensor_pre_hooks",
-        "_retains_grad_hooks", "_hooks", "_pre_hooks", "out_shape", "out_dtype", "__weakref__",
-        "__dict__",
-    )
+    __slots__ = ("next_functions", "_seq", "_needs", "out_shape", "out_dtype", "__weakref__",
+                 "__dict__")
     name_ = "Node"
+    # Rarely set, so class-level defaults that a node overrides (in its __dict__) only when it
+    # must: recording a node, the engine's most frequent act, then sets three fields.
+    _saved = ()
+    _freed = False
+    _tensor_pre_hooks = None
+    _retains_grad_hooks = None
+    _hooks = None
+    _pre_hooks = None
 
     def name(self) -> str:
         return self.name_
@@ -69,7 +74,11 @@ class Node:
             raise RuntimeError(errors.BACKWARD_TWICE)
         out = []
         for s in self._saved:
-            out.append(s.unpack() if type(s) is SavedTensor else s)
+            if type(s) is SavedTensor:
+                t = s.tensor
+                out.append(t if t._vc[0] == s.version else s.unpack())  # unpack() raises
+            else:
+                out.append(s)
         return out
 
     def _release(self) -> None:
@@ -100,12 +109,6 @@ class Node:
 
 def init_node(node, needs) -> None:
     node._needs = needs
-    node._saved = ()
-    node._freed = False
-    node._tensor_pre_hooks = None
-    node._retains_grad_hooks = None
-    node._hooks = None
-    node._pre_hooks = None
     node.next_functions = ()
     node._seq = next(_sequence)
 

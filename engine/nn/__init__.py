@@ -6,6 +6,7 @@ from . import functional, init  # noqa: F401
 from .module import Module
 from .modules import (
     CrossEntropyLoss,
+    Hardtanh,
     Identity,
     Linear,
     LogSoftmax,
@@ -21,7 +22,7 @@ from .modules import (
 from .parameter import Parameter
 
 __all__ = [
-    "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh", "Sigmoid", "Softmax",
-    "LogSoftmax", "Sequential", "ModuleList", "MSELoss", "NLLLoss", "CrossEntropyLoss",
+    "Module", "Parameter", "Identity", "Linear", "ReLU", "Hardtanh", "Tanh", "Sigmoid",
+    "Softmax", "LogSoftmax", "Sequential", "ModuleList", "MSELoss", "NLLLoss", "CrossEntropyLoss",
     "functional", "init",
 ]

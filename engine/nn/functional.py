@@ -52,6 +52,18 @@ def sigmoid(input):
     return unary.sigmoid(input)
 
 
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace: bool = False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if inplace:
+        from ..ops.inplace import run_inplace
+
+        return run_inplace(input, unary.Hardtanh, (), (min_val, max_val), "hardtanh_")
+    return unary.hardtanh(input, min_val, max_val)
+
+
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
          "dim=X as an argument.", UserWarning, stacklevel=stacklevel + 1)

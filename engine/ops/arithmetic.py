@@ -15,12 +15,16 @@ from .registry import export
 
 def _binary_prepare(node, a, b):
     """Common forward prologue: broadcast check, result dtype, input shapes for backward."""
-    sa, sb = B.shape(a._data), B.shape(b._data)
-    if sa != sb:
+    x, y = a._data, b._data
+    sa, sb = B.shape(x), B.shape(y)
+    if sa != sb and sa and sb:  # a 0-dim operand broadcasts to any shape
         check_broadcast(sa, sb)
     node.shapes = (sa, sb)
-    dt = promote(a, b)
-    return cast(a, dt), cast(b, dt), dt
+    dt = a._dtype
+    if dt is not b._dtype:
+        dt = promote(a, b)
+        x, y = cast(a, dt), cast(b, dt)
+    return x, y, dt
 
 
 class Add(Function):

@@ -17,7 +17,9 @@ def wrap(value, like: Tensor) -> Tensor:
         raise TypeError(
             f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
         )
-    dt = result_type((like, value))
+    dt = like._dtype
+    if not dt.is_floating_point or like._wrapped:
+        dt = result_type((like, value))  # a floating tensor keeps its dtype: skip the rules
     t = Tensor._make(B.scalar(value, dt.name), dt)
     t._wrapped = True
     return t

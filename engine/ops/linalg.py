@@ -70,13 +70,40 @@ class Mm(Function):
                 f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})"
             )
         self.save(b if self.needs(0) else None, a if self.needs(1) else None)
+        self.column_major = column_major(self, a, b)
         return B.matmul(a._data, b._data)
 
     def backward(self, grad):
         b, a = self.saved_tensors
-        ga = grad.mm(b.t()) if self.needs(0) else None
-        gb = a.t().mm(grad) if self.needs(1) else None
+        a_cm, b_cm = self.column_major
+        ga = mm_mat1_backward(grad, b, a_cm) if self.needs(0) else None
+        gb = mm_mat2_backward(grad, a, b_cm) if self.needs(1) else None
         return ga, gb
+
+
+def column_major(node, mat1, mat2) -> tuple:
+    """For each matrix input of `node` that requires grad, whether it is stored transposed (as
+    Linear's `weight.t()` is). torch keeps this layout for the gradient: see below."""
+    return tuple(node.needs(i) and _transposed(m._data) for i, m in ((-2, mat1), (-1, mat2)))
+
+
+def _transposed(d) -> bool:
+    return not B.is_contiguous(d) and B.is_contiguous(B.transpose(d, 0, 1))
+
+
+def mm_mat1_backward(grad, mat2, column_major: bool):
+    """d(mat1 @ mat2)/d mat1, laid out like mat1 was (torch's mm_mat1_backward)."""
+    if column_major:
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad, mat1, column_major: bool):
+    """d(mat1 @ mat2)/d mat2, laid out like mat2 was (torch's mm_mat2_backward): the gradient
+    of Linear's weight then comes out contiguous instead of needing a transposing copy."""
+    if column_major:
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
 
 
 class Bmm(Function):

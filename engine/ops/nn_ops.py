@@ -7,6 +7,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .helpers import cast, promote
+from .linalg import column_major, mm_mat1_backward, mm_mat2_backward
 from .registry import export
 
 _TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
@@ -51,6 +52,7 @@ class Addmm(Function):
     def forward(self, bias, mat1, mat2, beta, alpha):
         self.beta, self.alpha = beta, alpha
         self.save(mat2 if self.needs(1) else None, mat1 if self.needs(2) else None)
+        self.column_major = column_major(self, mat1, mat2)
         prod = B.matmul(mat1._data, mat2._data)
         if alpha != 1:
             prod = B.mul(prod, B.scalar(alpha, mat1._dtype.name))
@@ -61,15 +63,16 @@ class Addmm(Function):
 
     def backward(self, grad):
         mat2, mat1 = self.saved_tensors
+        mat1_cm, mat2_cm = self.column_major
         g_self = g_mat1 = g_mat2 = None
         if self.needs(0):
             g_self = grad if self.beta == 1 else grad * self.beta
         if self.needs(1):
-            g_mat1 = grad.mm(mat2.t())
+            g_mat1 = mm_mat1_backward(grad, mat2, mat1_cm)
             if self.alpha != 1:
                 g_mat1 = g_mat1 * self.alpha
         if self.needs(2):
-            g_mat2 = mat1.t().mm(grad)
+            g_mat2 = mm_mat2_backward(grad, mat1, mat2_cm)
             if self.alpha != 1:
                 g_mat2 = g_mat2 * self.alpha
         return g_self, g_mat1, g_mat2

@@ -598,3 +598,55 @@ Tensor.long = lambda self: _to(self, by_name("int64"))
 Tensor.bool = lambda self: _to(self, by_name("bool"))
 Tensor.type_as = lambda self, other: _to(self, other._dtype)
 Tensor.cpu = lambda self: self
+
+
+@export(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: estimated derivatives along each dim (central differences inside,
+    one-sided at the two ends), one tensor per dim, built from the ops torch records: slices,
+    sub, division by the spacing, cat. Gap, declared: number spacings only (no coordinate
+    tensors) and edge_order=1 only."""
+    from .nn_ops import div_scalar
+
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if edge_order == 2:
+        raise NotImplementedError("gradplay's torch.gradient supports edge_order=1 only")
+    dims = list(range(input.ndim)) if dim is None else (
+        [dim] if isinstance(dim, int) else list(dim))
+    dims = [wrap_dim(d, input.ndim) for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if any(isinstance(s, Tensor) for s in spacing):
+            raise NotImplementedError("gradplay's torch.gradient supports number spacings only")
+        if len(spacing) != len(dims):
+            if dim is None:
+                raise RuntimeError(
+                    "torch.gradient expected spacing to be unspecified, a scalar, or a list of "
+                    f"length equal to 'self.dim() = {input.ndim}', since dim argument was not "
+                    f"given, but got a list of length {len(spacing)}")
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar or it's spacing "
+                "and dim arguments to have the same length, but got a spacing argument of "
+                f"length {len(spacing)} and a dim argument of length {len(dims)}.")
+        steps = list(spacing)
+    elif isinstance(spacing, Tensor):
+        raise NotImplementedError("gradplay's torch.gradient supports number spacings only")
+    else:
+        steps = [spacing] * len(dims)
+    if any(input.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError(
+            "torch.gradient expected each dimension size to be at least edge_order+1")
+    if not input.dtype.is_floating_point:
+        input = input.float()  # torch divides an integer difference into the default float
+
+    def part(d, start, stop):
+        return narrow(input, d, start, stop - start)
+
+    out = []
+    for d, h in zip(dims, steps):
+        n = input.shape[d]
+        center = div_scalar(part(d, 2, n) - part(d, 0, n - 2), h)
+        first = div_scalar(part(d, 1, 2) - part(d, 0, 1), h)
+        last = div_scalar(part(d, n - 1, n) - part(d, n - 2, n - 1), h)
+        out.append(cat([first, div_scalar(center, 2), last], d))
+    return tuple(out)

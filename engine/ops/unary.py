@@ -1,4 +1,5 @@
-"""Element-wise functions of one tensor: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
+"""Element-wise functions of one tensor: exp log sqrt abs sin cos tanh sigmoid relu clamp
+hardtanh."""
 
 from __future__ import annotations
 
@@ -156,6 +157,11 @@ class SigmoidGrad(Function):
         return g_grad, g_y
 
 
+def _zeros_like(t: Tensor) -> Tensor:
+    """The gradient torch sends along an edge whose derivative is zero (zeros_like(grad))."""
+    return Tensor._make(B.zeros(B.shape(t._data), B.dtype_name(t._data)), t._dtype)
+
+
 class Relu(Function):
     name_ = "ReluBackward0"
     saves_result = True
@@ -180,9 +186,10 @@ class ThresholdGrad(Function):
         return B.where(B.gt(yd, B.scalar(0, B.dtype_name(yd))), g, B.scalar(0, B.dtype_name(g)))
 
     def backward(self, gg):
-        # d/dgrad is the same mask; the mask itself has no gradient
+        # d/dgrad is the same mask; the mask itself has no gradient, and torch sends zeros
+        # (not nothing) to y, so y's .grad becomes zeros rather than staying None
         (y,) = self.saved_tensors
-        return apply(ThresholdGrad, (gg, y.detach())), None
+        return apply(ThresholdGrad, (gg, y.detach())), _zeros_like(gg)
 
 
 class Clamp(Function):
@@ -209,6 +216,46 @@ class Clamp(Function):
             upper = a <= self.hi
             mask = upper if mask is None else mask & upper
         return (grad * mask,)
+
+
+class Hardtanh(Function):
+    """hardtanh: clamp to [min_val, max_val] with number bounds. Unlike clamp, the gradient
+    is 0 at the bounds themselves: it passes only where min_val < x < max_val."""
+
+    name_ = "HardtanhBackward0"
+
+    def forward(self, a, lo, hi):
+        # the input, not the result, is saved (hardtanh_ gets a copy of the original, as torch)
+        self.save(a)
+        self.lo, self.hi = lo, hi
+        x = a._data
+        dt = B.dtype_name(x)
+        return B.clip(x, B.scalar(lo, dt), B.scalar(hi, dt))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (apply(HardtanhGrad, (grad, a), self.lo, self.hi),)
+
+
+class HardtanhGrad(Function):
+    """torch's hardtanh_backward(grad, x, min_val, max_val) as one op: grad where
+    min_val < x < max_val, else 0 (a NaN x lets the gradient through, as in torch)."""
+
+    name_ = "HardtanhBackwardBackward0"
+
+    def forward(self, grad, x, lo, hi):
+        self.save(x)
+        self.lo, self.hi = lo, hi
+        xd, g = x._data, grad._data
+        dx, dg = B.dtype_name(xd), B.dtype_name(g)
+        zero = B.scalar(0, dg)
+        inside = B.where(B.ge(xd, B.scalar(hi, dx)), zero, g)
+        return B.where(B.le(xd, B.scalar(lo, dx)), zero, inside)
+
+    def backward(self, gg):
+        # as ThresholdGrad: the mask has no gradient, x gets zeros
+        (x,) = self.saved_tensors
+        return apply(HardtanhGrad, (gg, x.detach()), self.lo, self.hi), _zeros_like(gg)
 
 
 class ClampTensor(Function):
@@ -282,6 +329,11 @@ def clamp(input, min=None, max=None):  # noqa: A002
         bounds = tuple(wrap(v, input) for v in (min, max) if v is not None)
         return apply(ClampTensor, (input, *bounds), which)
     return apply(Clamp, (input,), min, max)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    # not exported: torch has it only as nn.functional.hardtanh (engine/nn/functional.py)
+    return apply(Hardtanh, (input,), min_val, max_val)
 
 
 clip = export("clip")(clamp)

@@ -1340,6 +1340,68 @@ def op_clamp_variants(torch, rec):
     rec.value("clamp min>max", torch.tensor([0.0, 5.0]).clamp(min=3.0, max=1.0))
 
 
+def op_hardtanh_bounds_and_hook(torch, rec):
+    F = torch.nn.functional
+    # unlike clamp, the gradient is 0 at the bounds; NaN lets it through
+    x = _leaf(torch, [-2.0, -1.0, -0.5, 0.0, 1.0, 2.0, float("nan")])
+    _fwd_bwd(torch, rec, "hardtanh", F.hardtanh(x), {"x": x})
+    x2 = _leaf(torch, [-1.0, -0.5, 0.0, 0.5, 1.0])
+    _fwd_bwd(torch, rec, "Hardtanh(-0.5, 0.5)", torch.nn.Hardtanh(-0.5, 0.5)(x2), {"x": x2})
+    rec.value("repr", repr(torch.nn.Hardtanh(inplace=True)))
+    rec.value("int", F.hardtanh(torch.tensor([3, -3]), -1.5, 1.5))
+    rec.raises("min > max", lambda: F.hardtanh(x, 1.0, -1.0))
+    rec.raises("bool", lambda: F.hardtanh(torch.tensor([True])))
+    # as a hook it clips the gradient before it reaches .grad
+    x3 = _leaf(torch, [0.25, 2.0, -3.0])
+    x3.register_hook(F.hardtanh)
+    (x3 * x3).sum().backward()
+    rec.value("hook clipped grad", x3.grad)
+    # hardtanh_ keeps a copy of its input for backward, not its result
+    x4 = _leaf(torch, [-2.0, 0.5, 3.0])
+    y = x4 * 1
+    z = F.hardtanh(y, inplace=True)
+    rec.value("hardtanh_", z)
+    z.mul_(2)
+    z.sum().backward()
+    rec.value("hardtanh_ then mul_: x.grad", x4.grad)
+    # double backward: HardtanhBackwardBackward0 sends zeros to x
+    x5 = _leaf(torch, [-2.0, -1.0, 0.5, 1.0])
+    w = _leaf(torch, [1.0, 2.0, 3.0, 4.0])
+    (g,) = torch.autograd.grad(F.hardtanh(x5), x5, w, create_graph=True)
+    rec.value("grad of hardtanh", g)
+    g.sum().backward()
+    rec.value("double backward x.grad", x5.grad)
+    rec.value("double backward w.grad", w.grad)
+
+
+def op_torch_gradient_numerical_derivative(torch, rec):
+    # seed 000 says torch.gradient does not exist; it does (finite differences, differentiable)
+    x = _leaf(torch, [1.0, 4.0, 9.0, 16.0])
+    (g,) = torch.gradient(x)
+    rec.value("gradient", g)
+    rec.graph("graph", g)
+    g.sum().backward()
+    rec.value("x.grad", x.grad)
+    m = torch.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    rec.value("both dims", torch.gradient(m))
+    rec.value("dim=-1, spacing=3", torch.gradient(m, dim=-1, spacing=3))
+    rec.value("spacing list", torch.gradient(m, spacing=[2.0, 0.5]))
+    rec.value("int input", torch.gradient(torch.tensor([1, 4, 9, 16])))
+    rec.value("0-dim", torch.gradient(torch.tensor(1.0)))
+    rec.raises("edge_order=3", lambda: torch.gradient(x, edge_order=3))
+    rec.raises("too short", lambda: torch.gradient(torch.tensor([1.0])))
+    rec.raises("spacing length", lambda: torch.gradient(x, spacing=[1.0, 2.0]))
+
+
+def op_relu_double_backward_sends_zeros_to_input(torch, rec):
+    # ThresholdBackwardBackward0 has an edge to x whose gradient is zeros, not nothing
+    x = _leaf(torch, [-2.0, 0.5])
+    (g,) = torch.autograd.grad(torch.relu(x).sum(), x, create_graph=True)
+    rec.value("grad of relu", g)
+    g.sum().backward()
+    rec.value("x.grad", x.grad)
+
+
 def op_sum_variants(torch, rec):
     m = _leaf(torch, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     _fwd_bwd(torch, rec, "sum()", m.sum(), {"m": m})
