@@ -171,7 +171,11 @@ class Host:
                 token = None
         previous = None if fresh else self.timeline
         timeline = run_program(program, previous=previous, limits=self.limits)
-        self.program, self.timeline = program, timeline
+        self.program = program
+        # A program that does not parse (half-typed) has no statements to carry ids over from:
+        # keep the last one that did, so the next edit keeps its nodes' ids and places.
+        if timeline["statements"] or self.timeline is None or fresh:
+            self.timeline = timeline
         return {"type": "result", "program": program, "timeline": timeline, "token": token}
 
 

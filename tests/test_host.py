@@ -130,3 +130,14 @@ def test_fuzzed_requests_always_get_one_json_reply(request_):
     assert reply["type"] in {"hello", "result", "share", "error"}
     if reply["type"] == "error":
         assert reply["error"]["kind"] != "internal", reply["error"]
+
+
+def test_a_half_typed_program_does_not_lose_the_ids_of_the_last_good_one():
+    host = Host()
+    first = host.handle({"type": "run", "id": 1, "program": SEED})["timeline"]
+    broken = host.handle({"type": "run", "id": 2, "program": SEED + "w = (\n"})["timeline"]
+    assert broken["error"]["kind"] == "syntax"
+    edited = SEED.replace("y = x**2", "y = x**3")
+    again = host.handle({"type": "run", "id": 3, "program": edited})["timeline"]
+    # y was edited: it inherits its old id from the last program that parsed
+    assert _tensor(again, "y")["id"] == _tensor(first, "y")["id"]

@@ -1,0 +1,1 @@
+"""End-to-end tests: the playground in Chromium, against each host."""

@@ -1,0 +1,168 @@
+// The program pane: CodeMirror 6 with Python highlighting, error underlines, flashed changed lines, the current step's line.
+
+import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, Decoration } from "@codemirror/view";
+import { EditorState, StateField, StateEffect, Annotation, Compartment } from "@codemirror/state";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { syntaxHighlighting, defaultHighlightStyle, indentOnInput, bracketMatching, indentUnit } from "@codemirror/language";
+import { python } from "@codemirror/lang-python";
+import { setDiagnostics, lintGutter } from "@codemirror/lint";
+
+// Text put in by the app (an example, an edit's result) must not count as typing, or it would
+// be sent straight back to the host as a run.
+const fromApp = Annotation.define();
+
+const setFlash = StateEffect.define();
+const setStep = StateEffect.define();
+
+const flashMark = Decoration.line({ class: "cm-gp-flash" });
+const stepMark = Decoration.line({ class: "cm-gp-step" });
+
+function lineDecorations(effect, mark) {
+  return StateField.define({
+    create: () => Decoration.none,
+    update(deco, tr) {
+      deco = deco.map(tr.changes);
+      for (const e of tr.effects) {
+        if (e.is(effect)) {
+          const lines = [...new Set(e.value)].filter((l) => l >= 1 && l <= tr.state.doc.lines).sort((a, b) => a - b);
+          deco = Decoration.set(lines.map((l) => mark.range(tr.state.doc.line(l).from)));
+        }
+      }
+      return deco;
+    },
+    provide: (f) => EditorView.decorations.from(f),
+  });
+}
+
+const flashField = lineDecorations(setFlash, flashMark);
+const stepField = lineDecorations(setStep, stepMark);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", fontSize: "13px", backgroundColor: "var(--gp-code-bg)" },
+  ".cm-scroller": { fontFamily: "var(--gp-mono)", lineHeight: "1.55" },
+  ".cm-content": { padding: "8px 0" },
+  ".cm-gutters": { backgroundColor: "var(--gp-code-gutter)", borderRight: "1px solid var(--gp-line)", color: "var(--gp-muted)" },
+  ".cm-activeLine": { backgroundColor: "rgba(26,115,232,0.045)" },
+  ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)" },
+  "&.cm-focused": { outline: "2px solid var(--gp-focus)", outlineOffset: "-2px" },
+  ".cm-gp-step": { boxShadow: "inset 3px 0 0 var(--gp-grad)", backgroundColor: "rgba(132,48,206,0.07)" },
+  ".cm-gp-flash": { animation: "gp-line-flash 1.8s ease-out" },
+  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy #d93025", textUnderlineOffset: "3px" },
+  ".cm-diagnostic-error": { borderLeft: "4px solid #d93025", fontFamily: "var(--gp-sans)" },
+  ".cm-tooltip": { fontFamily: "var(--gp-sans)", fontSize: "12.5px", maxWidth: "420px" },
+});
+
+/**
+ * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only.
+ * Returns setProgram, getProgram, setError, flashLines, setStepLines, focus, destroy.
+ */
+export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
+  const readOnly = new Compartment();
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: "",
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        indentUnit.of("    "),
+        bracketMatching(),
+        highlightActiveLine(),
+        EditorView.lineWrapping,
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        python(),
+        lintGutter(),
+        flashField,
+        stepField,
+        theme,
+        readOnly.of([]),
+        EditorView.contentAttributes.of({ "aria-label": "program (PyTorch)", "data-testid": "code-input" }),
+        keymap.of([
+          { key: "Mod-Enter", run: () => (onRunShortcut?.(), true) },
+          { key: "Shift-Enter", run: () => (onRunShortcut?.(), true) },
+          ...defaultKeymap,
+          ...historyKeymap,
+        ]),
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          if (u.transactions.some((t) => t.annotation(fromApp))) return;
+          onChange?.(u.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+
+  let flashTimer = null;
+
+  function setProgram(text, { flashLines = [] } = {}) {
+    const cur = view.state.doc.toString();
+    if (cur !== text) {
+      view.dispatch({ changes: { from: 0, to: cur.length, insert: text }, annotations: fromApp.of(true) });
+    }
+    flash(flashLines);
+  }
+
+  function flash(lines) {
+    clearTimeout(flashTimer);
+    view.dispatch({ effects: setFlash.of(lines || []) });
+    if (lines?.length) {
+      const first = Math.min(...lines);
+      if (first <= view.state.doc.lines) {
+        view.dispatch({ effects: EditorView.scrollIntoView(view.state.doc.line(first).from, { y: "nearest" }) });
+      }
+      flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
+    }
+  }
+
+  /** Underlines the program error (timeline.error: 1-based line/col, end_line/end_col). */
+  function setError(err) {
+    const diags = [];
+    if (err && err.line) {
+      const doc = view.state.doc;
+      const line = doc.line(Math.min(Math.max(1, err.line), doc.lines));
+      let from = Math.min(line.to, line.from + Math.max(0, (err.col || 1) - 1));
+      let to;
+      if (err.end_line && err.end_col) {
+        const el = doc.line(Math.min(Math.max(1, err.end_line), doc.lines));
+        to = Math.min(el.to, el.from + Math.max(0, err.end_col - 1));
+      } else {
+        to = line.to;
+      }
+      if (to <= from) {
+        // a point error (a syntax error at the end of a line): underline the line's text
+        from = line.from + (line.text.length - line.text.trimStart().length);
+        to = Math.max(line.to, from + 1);
+      }
+      to = Math.min(to, doc.length);
+      if (from >= to && from > 0) from = to - 1;
+      const head = err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
+      diags.push({ from, to, severity: "error", message: `${head}: ${err.message}`, source: err.kind });
+    }
+    view.dispatch(setDiagnostics(view.state, diags));
+  }
+
+  /** Marks the lines of the statement the player is at (empty: none). */
+  function setStepLines(lines) {
+    view.dispatch({ effects: setStep.of(lines || []) });
+  }
+
+  return {
+    view,
+    setProgram,
+    getProgram: () => view.state.doc.toString(),
+    setError,
+    flashLines: flash,
+    setStepLines,
+    setReadOnly(on) {
+      view.dispatch({ effects: readOnly.reconfigure(on ? EditorState.readOnly.of(true) : []) });
+    },
+    focus: () => view.focus(),
+    destroy() {
+      clearTimeout(flashTimer);
+      view.destroy();
+    },
+  };
+}

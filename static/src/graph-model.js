@@ -1,0 +1,216 @@
+// The graph to draw for a view (tensors or autograd) and what each node and edge shows at a moment (pure).
+
+import { edgeKey, tensorExists, nodeExists } from "./timeline-state.js";
+import { shortValue, shapeText } from "./format.js";
+
+export const NODE_W = 208;
+export const NODE_H = 114;
+
+const ACC = "torch::autograd::AccumulateGrad";
+
+/** torch's node names without the namespace, as `print(x.grad_fn)` users read them. */
+export function shortNodeName(name) {
+  if (!name) return "";
+  return name.replace(/^torch::autograd::/, "");
+}
+
+/**
+ * Nodes and edges of one view. Edge ids are built from the stable timeline ids, so the DOM keys
+ * survive re-runs. `layoutFrom`/`layoutTo` orient the layout so leaves sit on the left in both
+ * views: the autograd view's edges point from a node to its next_functions (towards the leaves).
+ */
+export function buildGraph(idx, view) {
+  const tl = idx.timeline;
+  const nodes = [];
+  const edges = [];
+  const flight = new Map(); // autograd edge key -> drawn edge id, for the gradient in flight
+  if (view === "autograd") {
+    for (const n of tl.nodes?.autograd || []) {
+      const t = n.variable || n.tensor;
+      const tensor = t ? idx.tensors.get(t) : null;
+      nodes.push({ id: n.id, kind: n.name === ACC ? "acc" : "fn", name: tensor?.name ?? "", tensor: t, node: n.id, w: NODE_W, h: NODE_H });
+    }
+    for (const e of tl.edges?.autograd || []) {
+      const id = edgeKey(e.from, e.index);
+      edges.push({ id, from: e.from, to: e.to, key: id, layoutFrom: e.to, layoutTo: e.from, gradAlong: true });
+      flight.set(id, id);
+    }
+  } else {
+    for (const t of tl.nodes?.tensors || []) {
+      nodes.push({ id: t.id, kind: "tensor", name: t.name ?? "", tensor: t.id, node: null, w: NODE_W, h: NODE_H });
+    }
+    const seen = new Map();
+    const byEnds = new Map(); // "from>to" -> [edge] to match gradients onto tensor edges
+    for (const e of tl.edges?.tensors || []) {
+      let id = `${e.from}>${e.to}#${e.index}${e.inplace ? "~" : ""}`;
+      const n = seen.get(id) || 0;
+      seen.set(id, n + 1);
+      if (n) id += `.${n}`;
+      const edge = { id, from: e.from, to: e.to, index: e.index, inplace: e.inplace, recorded: e.recorded, step: e.step, layoutFrom: e.from, layoutTo: e.to, gradAlong: false };
+      edges.push(edge);
+      const k = `${e.from}>${e.to}`;
+      if (!byEnds.has(k)) byEnds.set(k, []);
+      byEnds.get(k).push(edge);
+    }
+    // a gradient on autograd edge (node -> next, slot i) runs from the node's tensor back to
+    // the next node's tensor, along the tensor edge feeding input i
+    for (const e of tl.edges?.autograd || []) {
+      const out = idx.tensorOfNode.get(e.from);
+      const inp = idx.tensorOfNode.get(e.to);
+      if (!out || !inp) continue;
+      const cands = byEnds.get(`${inp}>${out}`) || [];
+      const pick = cands.find((c) => c.index === e.index && !c.inplace) || cands.find((c) => c.index === e.index) || cands[0];
+      if (pick) flight.set(edgeKey(e.from, e.index), pick.id);
+    }
+  }
+  const keyOfEdge = new Map();
+  for (const [k, id] of flight) keyOfEdge.set(id, k);
+  return { view, nodes, edges, flight, keyOfEdge };
+}
+
+/** `.grad` before + delta = after, short enough for a card line. */
+export function accumText(a) {
+  return `${shortValue(a.before, 8)} + ${shortValue(a.delta, 8)} = ${shortValue(a.after, 9)}`;
+}
+
+function tensorClass(rec, entry) {
+  if (entry?.kind === "grad") return "gradt";
+  if (!rec.requires_grad) return "const";
+  if (rec.is_leaf) return entry?.kind === "parameter" ? "param" : "leaf";
+  return "nonleaf";
+}
+
+/** Every string and flag a node card shows at state `s` (the view compares and writes only changes). */
+export function nodeDisplay(idx, s, gnode) {
+  if (gnode.kind === "tensor") return tensorDisplay(idx, s, gnode);
+  return autogradDisplay(idx, s, gnode);
+}
+
+function tensorDisplay(idx, s, g) {
+  const entry = idx.tensors.get(g.tensor);
+  const rec = s.t.get(g.tensor);
+  const exists = tensorExists(idx, g.tensor, s.pos);
+  const acc = idx.accOfTensor.get(g.tensor);
+  const own = rec.node;
+  const ran = (own && s.ran.has(own)) || (acc && s.ran.has(acc));
+  const running = (own && s.running.has(own)) || (acc && s.running.has(acc));
+  const incoming = (acc && s.incoming.get(acc)) || (own && s.incoming.get(own)) || null;
+  const accum = s.accum.get(g.tensor) || null;
+  const error = s.errorNodes.has(g.tensor) || (own && s.errorNodes.has(own));
+  const cls = tensorClass(rec, entry);
+  let extra = "";
+  let extraKind = "";
+  if (accum) {
+    extra = accumText(accum);
+    extraKind = "accum";
+  } else if (incoming) {
+    extra = `grad in ${shortValue(incoming, 19)}`;
+    extraKind = "incoming";
+  }
+  const badges = [];
+  if (rec.is_leaf) badges.push("leaf");
+  if (rec.requires_grad) badges.push("requires_grad");
+  if (rec.retains_grad) badges.push("retains_grad");
+  if (rec.version) badges.push(`v${rec.version}`);
+  return {
+    exists,
+    cls,
+    name: entry?.name ?? "",
+    title: entry?.name || "(unnamed)",
+    shape: `${entry?.dtype ?? ""}${shapeText(rec.value?.shape ?? entry?.shape)}`,
+    gradFn: rec.grad_fn ? shortNodeName(rec.grad_fn) : "None",
+    badges: badges.join(" · "),
+    value: shortValue(rec.value, 20),
+    grad: shortValue(rec.grad, 20),
+    hasGrad: rec.grad != null,
+    extra,
+    extraKind,
+    running: Boolean(running),
+    ran: Boolean(ran),
+    error: Boolean(error),
+    root: Boolean(s.bw && !s.bw.ended && s.bw.roots.includes(g.tensor)),
+  };
+}
+
+function autogradDisplay(idx, s, g) {
+  const n = idx.nodes.get(g.node);
+  const rec = g.tensor ? s.t.get(g.tensor) : null;
+  const entry = g.tensor ? idx.tensors.get(g.tensor) : null;
+  const exists = nodeExists(idx, g.node, s.pos);
+  const incoming = s.incoming.get(g.node) || null;
+  const accum = g.kind === "acc" && g.tensor ? s.accum.get(g.tensor) : null;
+  let extra = "";
+  let extraKind = "";
+  if (accum) {
+    extra = accumText(accum);
+    extraKind = "accum";
+  } else if (incoming) {
+    extra = `grad in ${shortValue(incoming, 19)}`;
+    extraKind = "incoming";
+  }
+  const stale = g.kind === "fn" && rec && rec.node && rec.node !== g.node; // replaced by an in-place op
+  const who = entry ? entry.name || "(unnamed)" : null;
+  let badges;
+  const shape = entry ? ` ${entry.dtype}${shapeText(rec?.value?.shape ?? entry.shape)}` : "";
+  if (g.kind === "acc") badges = `.grad of ${who ?? "?"}${shape}`;
+  else badges = (who ? `output ${who}${shape}` : "output not visible") + (stale ? " · superseded in place" : "");
+  return {
+    exists,
+    cls: g.kind === "acc" ? "acc" : "fn",
+    name: entry?.name ?? "",
+    title: shortNodeName(n?.name),
+    shape: "", // the title (torch's node name) takes the whole row; the tensor is in the badges
+    gradFn: shortNodeName(n?.name),
+    badges,
+    value: rec ? shortValue(rec.value, 20) : "",
+    grad: rec ? shortValue(rec.grad, 20) : "",
+    hasGrad: Boolean(rec?.grad),
+    extra,
+    extraKind,
+    running: s.running.has(g.node),
+    ran: s.ran.has(g.node),
+    error: s.errorNodes.has(g.node),
+    root: false,
+  };
+}
+
+/** What an edge shows: whether it exists yet, the gradient it carried in the current pass. */
+export function edgeDisplay(idx, s, graph, edge) {
+  let exists;
+  if (graph.view === "autograd") {
+    exists = nodeExists(idx, edge.from, s.pos) && nodeExists(idx, edge.to, s.pos);
+  } else {
+    exists = tensorExists(idx, edge.from, s.pos) && tensorExists(idx, edge.to, s.pos) && s.pos > (idx.stepStart[edge.step] ?? 0);
+  }
+  const key = graph.keyOfEdge.get(edge.id);
+  const g = key ? s.edgeGrad.get(key) : undefined;
+  return {
+    exists,
+    carried: g !== undefined,
+    label: g === undefined ? "" : g === null ? "None" : shortValue(g, 16),
+    current: key != null && s.lastEdge === key,
+    noGrad: graph.view === "tensors" && edge.recorded === false,
+    inplace: Boolean(edge.inplace),
+  };
+}
+
+/** The node to act on by default: the last scalar non-leaf (what you would call .backward() on). */
+export function defaultTarget(idx) {
+  const ts = idx.timeline.nodes?.tensors || [];
+  for (let i = ts.length - 1; i >= 0; i--) {
+    const t = ts[i];
+    if (t.name && !t.is_leaf && t.requires_grad && numel(t.shape) === 1 && t.shape.length === 0) return t.id;
+  }
+  for (let i = ts.length - 1; i >= 0; i--) {
+    const t = ts[i];
+    if (t.name && !t.is_leaf && t.requires_grad && numel(t.shape) === 1) return t.id;
+  }
+  for (let i = ts.length - 1; i >= 0; i--) if (ts[i].name) return ts[i].id;
+  return null;
+}
+
+export function numel(shape) {
+  let n = 1;
+  for (const d of shape || []) n *= d;
+  return n;
+}

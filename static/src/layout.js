@@ -1,0 +1,216 @@
+// Node positions (dagre, left to right, keeping earlier positions) and edge curves (pure geometry, no DOM).
+
+import { Graph, layout as dagreLayout } from "@dagrejs/dagre";
+
+const GAP = 18; // the least space kept between a newly placed node and the others
+const RANKSEP = 96; // horizontal room between columns: enough for an edge's gradient label
+
+/**
+ * Centres for every node. A graph seen for the first time is laid out by dagre. After that,
+ * nodes that already have a position in `prev` keep it (people arrange graphs by hand, and a
+ * re-run must not throw that away) and only new nodes are placed, next to their neighbours and
+ * clear of everything else.
+ */
+export function layoutPositions(nodes, edges, prev = new Map(), opts = {}) {
+  const out = new Map();
+  const fresh = nodes.filter((n) => !prev.has(n.id));
+  for (const n of nodes) if (prev.has(n.id)) out.set(n.id, { ...prev.get(n.id) });
+  if (!fresh.length) return out;
+
+  if (fresh.length === nodes.length) return dagrePositions(nodes, edges, opts);
+  // A graph that grows by edits grows to the right: a new node goes one rank right of its
+  // rightmost input (left of its leftmost output), level with them; a node with neither (a new
+  // leaf) goes under the leftmost column.
+  const ranksep = opts.ranksep ?? RANKSEP;
+  const preds = new Map();
+  const succs = new Map();
+  for (const e of edges) {
+    const a = e.layoutFrom ?? e.from;
+    const b = e.layoutTo ?? e.to;
+    if (!preds.has(b)) preds.set(b, []);
+    if (!succs.has(a)) succs.set(a, []);
+    preds.get(b).push(a);
+    succs.get(a).push(b);
+  }
+  const size = new Map(nodes.map((n) => [n.id, n]));
+  // inputs before the nodes they feed, so a chain of new nodes is placed from its head
+  const ranks = longestPathRanks(nodes.map((n) => n.id), edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]));
+  const order = new Map(nodes.map((n, i) => [n.id, i]));
+  fresh.sort((p, q) => ranks.get(p.id) - ranks.get(q.id) || order.get(p.id) - order.get(q.id));
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const n of fresh) {
+    const ins = (preds.get(n.id) || []).filter((m) => out.has(m));
+    const outs = (succs.get(n.id) || []).filter((m) => out.has(m));
+    let p;
+    if (ins.length) {
+      const right = Math.max(...ins.map((m) => out.get(m).x + size.get(m).w / 2));
+      p = { x: right + ranksep + n.w / 2, y: mean(ins.map((m) => out.get(m).y)) };
+    } else if (outs.length) {
+      const left = Math.min(...outs.map((m) => out.get(m).x - size.get(m).w / 2));
+      p = { x: left - ranksep - n.w / 2, y: mean(outs.map((m) => out.get(m).y)) };
+    } else {
+      let minX = Infinity;
+      let maxY = -Infinity;
+      for (const [id, q] of out) {
+        const m = size.get(id);
+        if (!m) continue;
+        minX = Math.min(minX, q.x - m.w / 2);
+        maxY = Math.max(maxY, q.y + m.h / 2);
+      }
+      p = { x: minX + n.w / 2, y: maxY + GAP * 2 + n.h / 2 };
+    }
+    out.set(n.id, freeSpot(p, n, out, size));
+  }
+  return out;
+}
+
+/** Longest-path rank of every node (sources 0); nodes on a cycle keep what they reached. */
+export function longestPathRanks(ids, pairs) {
+  const rank = new Map(ids.map((i) => [i, 0]));
+  const out = new Map();
+  const indeg = new Map(ids.map((i) => [i, 0]));
+  for (const [a, b] of pairs) {
+    if (!out.has(a)) out.set(a, []);
+    out.get(a).push(b);
+    indeg.set(b, indeg.get(b) + 1);
+  }
+  const queue = ids.filter((i) => !indeg.get(i));
+  for (let k = 0; k < queue.length; k++) {
+    const a = queue[k];
+    for (const b of out.get(a) || []) {
+      rank.set(b, Math.max(rank.get(b), rank.get(a) + 1));
+      indeg.set(b, indeg.get(b) - 1);
+      if (!indeg.get(b)) queue.push(b);
+    }
+  }
+  return rank;
+}
+
+/**
+ * The edges dagre is given. A tensor used all along a long program (x in every layer, a weight
+ * in every training step) makes edges spanning hundreds of ranks, and dagre routes each through
+ * a chain of dummy nodes: seconds for 300 nodes. Such edges add little to the picture's order,
+ * so when the spans add up to much more than the graph's size only short ones are kept (and
+ * each node's shortest edge, so nothing comes loose). Edges are drawn as curves either way.
+ */
+export function layoutEdges(ids, pairs) {
+  const rank = longestPathRanks(ids, pairs);
+  const span = pairs.map(([a, b]) => Math.abs(rank.get(b) - rank.get(a)));
+  const total = span.reduce((x, y) => x + y, 0);
+  if (total <= 3 * ids.length + 30) return pairs;
+  const best = new Map(); // node -> index of its shortest edge
+  pairs.forEach(([a, b], i) => {
+    for (const n of [a, b]) if (!best.has(n) || span[i] < span[best.get(n)]) best.set(n, i);
+  });
+  const keep = new Set(best.values());
+  return pairs.filter((_, i) => span[i] <= 2 || keep.has(i));
+}
+
+function dagrePositions(nodes, edges, opts) {
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: "LR", nodesep: opts.nodesep ?? 26, ranksep: opts.ranksep ?? RANKSEP, marginx: 24, marginy: 24, ranker: nodes.length > 120 ? "tight-tree" : "network-simplex" });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of nodes) g.setNode(n.id, { width: n.w, height: n.h });
+  const ids = new Set(nodes.map((n) => n.id));
+  const pairs = [];
+  for (const e of edges) {
+    const a = e.layoutFrom ?? e.from;
+    const b = e.layoutTo ?? e.to;
+    if (ids.has(a) && ids.has(b) && a !== b) pairs.push([a, b]);
+  }
+  layoutEdges([...ids], pairs).forEach(([a, b], i) => g.setEdge(a, b, { minlen: 1, weight: 1 }, `e${i}`));
+  dagreLayout(g);
+  const out = new Map();
+  for (const n of nodes) {
+    const p = g.node(n.id);
+    out.set(n.id, { x: p.x, y: p.y });
+  }
+  return out;
+}
+
+function overlaps(p, n, q, m) {
+  return Math.abs(p.x - q.x) < (n.w + m.w) / 2 + GAP && Math.abs(p.y - q.y) < (n.h + m.h) / 2 + GAP;
+}
+
+// Moves a new node down (then up) in steps until it touches nothing already placed.
+function freeSpot(p, n, placed, size) {
+  const clash = (c) => {
+    for (const [id, q] of placed) if (id !== n.id && overlaps(c, n, q, size.get(id) || n)) return true;
+    return false;
+  };
+  if (!clash(p)) return p;
+  const step = n.h / 2 + GAP;
+  for (let k = 1; k < 400; k++) {
+    for (const sgn of [1, -1]) {
+      const c = { x: p.x, y: p.y + sgn * k * step };
+      if (!clash(c)) return c;
+    }
+  }
+  return p;
+}
+
+/** The bounding box of the placed nodes (for fitting the view). */
+export function bounds(nodes, pos) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of nodes) {
+    const p = pos.get(n.id);
+    if (!p) continue;
+    x0 = Math.min(x0, p.x - n.w / 2);
+    y0 = Math.min(y0, p.y - n.h / 2);
+    x1 = Math.max(x1, p.x + n.w / 2);
+    y1 = Math.max(y1, p.y + n.h / 2);
+  }
+  if (x0 === Infinity) return { x: 0, y: 0, w: 1, h: 1 };
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/**
+ * A cubic curve from the side of box `a` facing `b` to the side of `b` facing `a`. Parallel edges
+ * between one pair (a * a) get their own `lane` so both stay visible.
+ */
+export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1) {
+  const off = (lane - (lanes - 1) / 2) * 14;
+  const right = b.x >= a.x;
+  const sx = a.x + (right ? aw / 2 : -aw / 2);
+  const tx = b.x + (right ? -bw / 2 : bw / 2);
+  const sy = a.y + Math.max(-ah / 2 + 8, Math.min(ah / 2 - 8, off));
+  const ty = b.y + Math.max(-bh / 2 + 8, Math.min(bh / 2 - 8, off));
+  const dx = Math.max(40, Math.abs(tx - sx) * 0.45) * (right ? 1 : -1);
+  const bend = lanes > 1 ? off * 1.6 : 0;
+  const c = { p0: { x: sx, y: sy }, c1: { x: sx + dx, y: sy + bend }, c2: { x: tx - dx, y: ty + bend }, p1: { x: tx, y: ty } };
+  c.d = `M${r(sx)},${r(sy)} C${r(c.c1.x)},${r(c.c1.y)} ${r(c.c2.x)},${r(c.c2.y)} ${r(tx)},${r(ty)}`;
+  return c;
+}
+
+function r(v) {
+  return Math.round(v * 10) / 10;
+}
+
+/** The point at parameter t in [0, 1] on a curve from edgeCurve. */
+export function curveAt(c, t) {
+  const u = 1 - t;
+  const a = u * u * u;
+  const b = 3 * u * u * t;
+  const d = 3 * u * t * t;
+  const e = t * t * t;
+  return {
+    x: a * c.p0.x + b * c.c1.x + d * c.c2.x + e * c.p1.x,
+    y: a * c.p0.y + b * c.c1.y + d * c.c2.y + e * c.p1.y,
+  };
+}
+
+/** Lane numbers for edges sharing the same pair of nodes, in their order. */
+export function lanesOf(edges) {
+  const groups = new Map();
+  for (const e of edges) {
+    const k = e.from < e.to ? `${e.from}|${e.to}` : `${e.to}|${e.from}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(e.id);
+  }
+  const out = new Map();
+  for (const ids of groups.values()) ids.forEach((id, i) => out.set(id, { lane: i, lanes: ids.length }));
+  return out;
+}

@@ -1,0 +1,278 @@
+// The playground's CSS, injected next to the UI (inside Panel's shadow root or the site's page); system fonts only.
+
+export const CSS = String.raw`
+.gp-root {
+  --gp-sans: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
+  --gp-mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace;
+  --gp-bg: #f5f6f8;
+  --gp-panel: #ffffff;
+  --gp-line: #e0e3e8;
+  --gp-text: #1f2328;
+  --gp-muted: #646b75;
+  --gp-focus: #1a73e8;
+  --gp-accent: #1a73e8;
+  --gp-leaf: #e8710a;
+  --gp-param: #0f9d9a;
+  --gp-const: #8a9099;
+  --gp-nonleaf: #1a73e8;
+  --gp-gradt: #188038;
+  --gp-grad: #8430ce;
+  --gp-error: #d93025;
+  --gp-run: #f9ab00;
+  --gp-code-bg: #fcfcfd;
+  --gp-code-gutter: #f4f5f7;
+  container-type: size;
+  container-name: gp;
+  position: relative;
+  width: 100%;
+  height: 100%;
+  min-height: 640px;
+  font-family: var(--gp-sans);
+  font-size: 13px;
+  color: var(--gp-text);
+  background: var(--gp-bg);
+  box-sizing: border-box;
+}
+.gp-root *, .gp-root *::before, .gp-root *::after { box-sizing: border-box; }
+.gp-root [hidden] { display: none !important; }
+.gp-icon { display: block; }
+.gp-btn.icon { display: inline-flex; align-items: center; justify-content: center; }
+.gp-btn.play { display: inline-flex; align-items: center; gap: 6px; }
+.gp-app { position: absolute; inset: 0; display: grid; grid-template-rows: auto minmax(0, 1fr); }
+
+/* top bar */
+.gp-top { display: flex; align-items: center; gap: 10px; padding: 8px 14px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); flex-wrap: wrap; }
+.gp-brand { display: flex; align-items: baseline; gap: 8px; margin-right: 8px; }
+.gp-brand b { font-size: 16px; letter-spacing: -0.2px; }
+.gp-brand b span { color: var(--gp-grad); }
+.gp-brand small { color: var(--gp-muted); font-size: 12px; }
+.gp-spacer { flex: 1; }
+.gp-badge { font-size: 11.5px; color: var(--gp-muted); border: 1px solid var(--gp-line); border-radius: 999px; padding: 2px 9px; white-space: nowrap; }
+.gp-badge.busy::before { content: ""; display: inline-block; width: 7px; height: 7px; border-radius: 50%; background: var(--gp-run); margin-right: 6px; animation: gp-pulse 0.9s infinite alternate; }
+.gp-share-link { width: 240px; }
+.gp-top .gp-select[data-testid=examples] { max-width: 300px; min-width: 160px; }
+
+/* controls */
+.gp-btn { font: inherit; font-size: 12.5px; line-height: 1; padding: 7px 11px; border-radius: 6px; border: 1px solid #c9ced6; background: #fff; color: var(--gp-text); cursor: pointer; white-space: nowrap; transition: background 0.12s, border-color 0.12s; }
+.gp-btn:hover:not(:disabled) { background: #f1f3f5; border-color: #b6bcc6; }
+.gp-btn:active:not(:disabled) { background: #e8eaed; }
+.gp-btn:disabled { opacity: 0.45; cursor: not-allowed; }
+.gp-btn.primary { background: var(--gp-accent); border-color: var(--gp-accent); color: #fff; font-weight: 600; }
+.gp-btn.primary:hover:not(:disabled) { background: #1765cc; }
+.gp-btn.danger { color: var(--gp-error); }
+.gp-btn.icon { padding: 6px 9px; min-width: 32px; }
+.gp-root :focus-visible { outline: 2px solid var(--gp-focus); outline-offset: 1px; }
+.gp-input, .gp-select { font: inherit; font-size: 12.5px; padding: 5px 7px; border: 1px solid #c9ced6; border-radius: 6px; background: #fff; color: var(--gp-text); min-width: 0; }
+.gp-input.mono, .gp-select.mono { font-family: var(--gp-mono); font-size: 12px; }
+.gp-input:focus, .gp-select:focus { border-color: var(--gp-focus); outline: none; box-shadow: 0 0 0 2px rgba(26,115,232,0.2); }
+.gp-check { display: inline-flex; align-items: center; gap: 5px; font-family: var(--gp-mono); font-size: 12px; white-space: nowrap; cursor: pointer; }
+.gp-field { display: inline-flex; flex-direction: column; gap: 3px; font-size: 11px; color: var(--gp-muted); min-width: 0; }
+.gp-field.inline { flex-direction: row; align-items: center; gap: 6px; }
+.gp-field.grow { flex: 1; }
+.gp-field.want .gp-input { border-color: var(--gp-error); }
+.gp-row { display: flex; align-items: flex-end; gap: 8px; margin: 6px 0; }
+.gp-row.wrap { flex-wrap: wrap; }
+.gp-muted { color: var(--gp-muted); }
+.gp-hint { color: var(--gp-muted); font-size: 12px; margin: 2px 0 8px; }
+.small { font-size: 11.5px; }
+
+/* main grid */
+.gp-main { display: grid; grid-template-columns: minmax(280px, 29%) minmax(0, 1fr) 318px; min-height: 0; }
+.gp-left { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--gp-line); background: var(--gp-panel); }
+.gp-center { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-height: 0; min-width: 0; }
+.gp-right { display: flex; flex-direction: column; border-left: 1px solid var(--gp-line); background: var(--gp-panel); min-height: 0; }
+.gp-build { flex: 0 1 auto; max-height: 50%; overflow: auto; border-bottom: 2px solid var(--gp-line); }
+.gp-inspect { flex: 1 1 0; min-height: 140px; overflow: auto; }
+
+/* explanation */
+.gp-explanation { padding: 10px 14px 8px; border-bottom: 1px solid var(--gp-line); max-height: 34%; overflow: auto; flex: none; }
+.gp-explanation h2 { font-size: 14px; margin: 0 0 4px; }
+.gp-explanation .gp-summary { color: var(--gp-muted); margin: 0 0 6px; }
+.gp-explanation p { margin: 0 0 7px; line-height: 1.5; }
+.gp-explanation code, .gp-inspector code { font-family: var(--gp-mono); font-size: 12px; background: #f1f3f5; padding: 1px 4px; border-radius: 4px; }
+.gp-differs { display: inline-block; font-size: 11px; font-weight: 600; color: #a50e0e; background: #fce8e6; border-radius: 999px; padding: 1px 8px; margin-left: 6px; vertical-align: 1px; }
+.gp-edited-note { display: none; font-size: 12px; color: #8a5a00; background: #fef7e0; border-radius: 6px; padding: 4px 8px; }
+.gp-explanation.edited .gp-edited-note { display: block; }
+
+/* code and console */
+.gp-code { flex: 1; min-height: 120px; overflow: hidden; position: relative; }
+.gp-code .cm-editor { height: 100%; }
+.gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 11.5px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
+.gp-console { flex: none; height: 22%; min-height: 96px; overflow: auto; padding: 8px 14px; margin: 0; font-family: var(--gp-mono); font-size: 12px; line-height: 1.45; background: #1f2328; color: #e6e8eb; white-space: pre-wrap; word-break: break-word; }
+.gp-console span { background: none; }
+.gp-c-out { color: #e6e8eb; }
+.gp-c-warn { color: #fdd663; }
+.gp-c-error { color: #ff8a80; }
+.gp-c-empty { color: #8b949e; font-style: italic; }
+@keyframes gp-line-flash { 0% { background-color: rgba(249,171,0,0.45); } 100% { background-color: transparent; } }
+
+/* actions bar */
+.gp-actions { display: flex; align-items: center; gap: 6px 16px; flex-wrap: wrap; padding: 7px 12px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); }
+.gp-actions-group { display: flex; align-items: center; gap: 6px; }
+.gp-target { font-family: var(--gp-mono); font-weight: 600; font-size: 12.5px; padding: 3px 8px; border-radius: 5px; background: #eef3fd; color: #174ea6; }
+.gp-target.unnamed { background: #f1f3f5; color: var(--gp-muted); }
+
+/* canvas */
+.gp-canvas { position: relative; min-height: 0; overflow: hidden; contain: strict; background-color: #f7f8fa; background-image: radial-gradient(#d9dde3 1px, transparent 1px); background-size: 22px 22px; }
+.gp-surface { position: absolute; left: 0; top: 0; cursor: grab; touch-action: none; user-select: none; -webkit-user-select: none; }
+.gp-surface.panning { cursor: grabbing; }
+.gp-svg { position: absolute; left: 0; top: 0; display: block; will-change: transform; pointer-events: none; overflow: hidden; }
+.gp-node { pointer-events: auto; }
+.gp-canvas.stale .gp-surface { opacity: 0.45; filter: grayscale(0.6); transition: opacity 0.2s; }
+.gp-banner { position: absolute; top: 10px; left: 12px; right: 12px; z-index: 3; display: flex; gap: 10px; align-items: flex-start; padding: 9px 12px; border-radius: 8px; background: #fce8e6; border: 1px solid #f4b4ae; color: #5f1410; box-shadow: 0 2px 8px rgba(60,64,67,0.15); font-size: 12.5px; }
+.gp-banner[hidden] { display: none; }
+.gp-banner .gp-banner-body { flex: 1; min-width: 0; }
+.gp-banner b { color: #a50e0e; }
+.gp-banner .gp-msg { font-family: var(--gp-mono); font-size: 12px; white-space: pre-wrap; word-break: break-word; margin-top: 2px; }
+.gp-banner ul { margin: 4px 0 0; padding-left: 18px; font-family: var(--gp-mono); font-size: 12px; }
+.gp-banner .gp-btn { padding: 4px 8px; }
+.gp-info { position: absolute; top: 10px; left: 12px; z-index: 2; padding: 6px 10px; border-radius: 8px; background: #e8f0fe; color: #174ea6; font-size: 12.5px; }
+.gp-info[hidden] { display: none; }
+.gp-zoom { position: absolute; right: 10px; bottom: 10px; display: flex; gap: 4px; z-index: 2; }
+.gp-zoom .gp-btn { background: rgba(255,255,255,0.92); }
+.gp-legend { position: absolute; left: 10px; bottom: 10px; z-index: 2; display: flex; gap: 10px; flex-wrap: wrap; padding: 5px 9px; border-radius: 8px; background: rgba(255,255,255,0.9); border: 1px solid var(--gp-line); font-size: 11px; color: var(--gp-muted); max-width: 70%; }
+.gp-legend i { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin-right: 4px; vertical-align: -1px; }
+.gp-empty-graph { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: var(--gp-muted); pointer-events: none; font-size: 13px; }
+.gp-empty-graph[hidden] { display: none; }
+
+/* graph: nodes */
+.gp-node { cursor: pointer; transition: opacity 0.3s ease; }
+.gp-node:focus { outline: none; }
+.gp-node:focus-visible .gp-sel { stroke: var(--gp-focus); stroke-opacity: 0.6; }
+.gp-card { fill: #fff; stroke: #cfd4db; stroke-width: 1.2; transition: fill 0.25s, stroke 0.25s, stroke-width 0.25s; }
+.gp-stripe { fill: var(--gp-const); }
+.gp-glow { fill: var(--gp-run); opacity: 0; transition: opacity 0.25s; }
+.gp-sel { fill: none; stroke: transparent; stroke-width: 2.5; stroke-dasharray: 5 3; }
+.gp-node.selected .gp-sel { stroke: var(--gp-focus); }
+.gp-title { font: 600 13px var(--gp-sans); fill: var(--gp-text); }
+.gp-shape { font: 10.5px var(--gp-mono); fill: var(--gp-muted); }
+.gp-badges { font: 10.5px var(--gp-sans); fill: var(--gp-muted); }
+.gp-label { font: 10.5px var(--gp-sans); fill: var(--gp-muted); }
+.gp-val { font: 11px var(--gp-mono); fill: var(--gp-text); }
+.gp-extra { font: 600 11px var(--gp-mono); fill: var(--gp-grad); }
+.gp-node.x-incoming .gp-extra { font-weight: 500; }
+.gp-node.k-leaf .gp-stripe { fill: var(--gp-leaf); }
+.gp-node.k-leaf .gp-title { fill: #b85600; }
+.gp-node.k-param .gp-stripe { fill: var(--gp-param); }
+.gp-node.k-nonleaf .gp-stripe, .gp-node.k-fn .gp-stripe { fill: var(--gp-nonleaf); }
+.gp-node.k-gradt .gp-stripe { fill: var(--gp-gradt); }
+.gp-node.k-const .gp-card { fill: #fafbfc; stroke-dasharray: 4 3; }
+.gp-node.k-fn .gp-card { fill: #f5f9ff; stroke: #b5cdf5; }
+.gp-node.k-acc .gp-card { fill: #fff8f1; stroke: #f3c594; }
+.gp-node.k-acc .gp-stripe { fill: var(--gp-leaf); }
+.gp-node.has-grad [data-testid=grad] { fill: var(--gp-grad); font-weight: 600; }
+.gp-node.ran .gp-card { stroke: #b98ee0; }
+.gp-node.running .gp-glow { opacity: 0.4; }
+.gp-node.running .gp-card { stroke: var(--gp-run); stroke-width: 2.5; fill: #fffbeb; }
+.gp-node.root .gp-card { stroke: var(--gp-grad); stroke-width: 2; }
+.gp-node.error .gp-card { stroke: var(--gp-error); stroke-width: 2.5; fill: #fdecea; }
+.gp-node.error .gp-glow { fill: var(--gp-error); opacity: 0.18; }
+.gp-node.ghost { opacity: 0.2; }
+.gp-node.dragging { cursor: grabbing; }
+.gp-flash { animation: gp-text-flash 1.1s ease-out; }
+@keyframes gp-text-flash { 0% { fill: var(--gp-run); } 35% { fill: var(--gp-grad); } 100% { } }
+@keyframes gp-pulse { from { opacity: 0.2; } to { opacity: 0.55; } }
+
+/* graph: edges */
+.gp-edge-path { fill: none; stroke: #aab2bd; stroke-width: 1.6; transition: stroke 0.25s, stroke-width 0.25s, opacity 0.3s; }
+.gp-arrowhead { fill: #aab2bd; }
+.gp-arrowhead.hot { fill: var(--gp-grad); }
+.gp-edge.nograd .gp-edge-path { stroke-dasharray: 3 4; }
+.gp-edge.inplace .gp-edge-path { stroke: #e8a33d; stroke-dasharray: 7 4; }
+.gp-edge.carried .gp-edge-path { stroke: var(--gp-grad); stroke-opacity: 0.55; stroke-width: 2; }
+.gp-edge.current .gp-edge-path { stroke-opacity: 1; stroke-width: 3; }
+.gp-edge.ghost { opacity: 0.15; }
+.gp-pill { fill: #fff; stroke: var(--gp-grad); stroke-opacity: 0.5; }
+.gp-pill-text { font: 600 10.5px var(--gp-mono); fill: var(--gp-grad); text-anchor: middle; }
+.gp-edge-label.current .gp-pill { stroke-opacity: 1; stroke-width: 1.5; }
+.gp-pill.hot { fill: var(--gp-grad); stroke: none; }
+.gp-pill-text.hot { fill: #fff; }
+.gp-flight { position: absolute; left: 0; top: 0; z-index: 1; pointer-events: none; will-change: transform, opacity; opacity: 0; }
+.gp-flight[data-active=true] { opacity: 1; }
+.gp-flight-dot { position: absolute; left: -7px; top: -7px; width: 14px; height: 14px; border-radius: 50%; background: var(--gp-grad); border: 2px solid #fff; box-shadow: 0 0 0 5px rgba(132,48,206,0.18); }
+.gp-flight-label { position: absolute; left: 0; top: -32px; transform: translateX(-50%); padding: 2px 8px; border-radius: 9px; background: var(--gp-grad); color: #fff; font: 600 11px var(--gp-mono); white-space: nowrap; }
+
+/* player */
+.gp-player { display: flex; align-items: center; gap: 8px; padding: 7px 12px; background: var(--gp-panel); border-top: 1px solid var(--gp-line); flex-wrap: wrap; }
+.gp-player .gp-btn.play { min-width: 84px; font-weight: 600; }
+.gp-scrub { flex: 1; min-width: 140px; accent-color: var(--gp-grad); }
+.gp-moment { font-size: 12px; color: var(--gp-muted); min-width: 0; max-width: 46%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.gp-moment code { font-family: var(--gp-mono); color: var(--gp-text); }
+
+/* right column: build and inspector */
+.gp-card-section { padding: 10px 14px; border-bottom: 1px solid var(--gp-line); }
+.gp-right h3 { font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--gp-muted); margin: 0 0 6px; }
+.gp-right h4 { font-size: 12px; margin: 12px 0 4px; color: var(--gp-text); }
+.gp-leaf-form .gp-input { width: 100%; }
+.gp-group { display: grid; grid-template-columns: 74px 1fr; gap: 6px; margin: 4px 0; align-items: start; }
+.gp-group-name { font-size: 11px; color: var(--gp-muted); padding-top: 5px; }
+.gp-group-ops { display: flex; flex-wrap: wrap; gap: 4px; }
+.gp-op { font: 11.5px var(--gp-mono); padding: 4px 7px; border-radius: 5px; border: 1px solid #d3d8df; background: #fafbfc; color: var(--gp-text); cursor: pointer; }
+.gp-op:hover:not(:disabled) { background: #eef3fd; border-color: #a8c4f5; }
+.gp-op:disabled { opacity: 0.4; cursor: not-allowed; }
+.gp-params summary { cursor: pointer; font-size: 12px; color: var(--gp-muted); margin-top: 6px; }
+.gp-param-row { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 6px; }
+.gp-inspector { padding: 10px 14px 16px; }
+.gp-inspector h3 { font-size: 15px; text-transform: none; letter-spacing: 0; color: var(--gp-text); margin: 0 0 4px; font-family: var(--gp-mono); }
+.gp-empty { color: var(--gp-muted); font-size: 12.5px; line-height: 1.5; }
+.gp-empty[hidden] { display: none; }
+.gp-chips { display: flex; gap: 6px; flex-wrap: wrap; margin-bottom: 6px; }
+.gp-chip { font-size: 11px; padding: 2px 8px; border-radius: 999px; background: #eef0f3; color: #3c4043; }
+.gp-chip.ghost { background: #fef7e0; color: #8a5a00; }
+.gp-props { display: grid; grid-template-columns: max-content 1fr; gap: 3px 10px; margin: 6px 0; font-size: 12px; }
+.gp-props dt { color: var(--gp-muted); font-family: var(--gp-mono); font-size: 11.5px; }
+.gp-props dd { margin: 0; font-family: var(--gp-mono); font-size: 11.5px; word-break: break-word; }
+.gp-pre { font-family: var(--gp-mono); font-size: 11.5px; background: #f6f8fa; border: 1px solid var(--gp-line); border-radius: 6px; padding: 6px 8px; margin: 0; white-space: pre; overflow: auto; max-height: 220px; }
+.gp-pre.small { margin-top: 4px; font-size: 11px; }
+.gp-heat-wrap { overflow: auto; }
+.gp-heat { border-collapse: collapse; font-family: var(--gp-mono); font-size: 11px; }
+.gp-heat td { border: 1px solid #fff; padding: 3px 6px; text-align: right; min-width: 40px; }
+.gp-history { margin: 0; padding-left: 20px; font-size: 12px; }
+.gp-history li { margin: 3px 0; }
+.gp-history li.future { opacity: 0.45; }
+.gp-history .gp-hline { color: var(--gp-muted); font-size: 11px; margin-right: 6px; }
+.gp-plot { margin-top: 8px; min-height: 110px; }
+.gp-spark { width: 100%; height: 110px; }
+.gp-spark-title { font: 11px var(--gp-sans); fill: var(--gp-muted); }
+.gp-spark-axis { stroke: #dadce0; }
+.gp-spark-line { fill: none; stroke: var(--gp-grad); stroke-width: 2; stroke-opacity: 0.5; }
+.gp-spark-dot { fill: #fff; stroke: var(--gp-grad); stroke-width: 1.5; }
+.gp-spark-dot.past { fill: var(--gp-grad); }
+.gp-spark-tick { font: 9.5px var(--gp-mono); fill: var(--gp-muted); }
+.gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
+.gp-insp-edits .gp-input { flex: 1; }
+
+/* medium: code and graph side by side, build and inspector below them (the page scrolls) */
+@container gp (max-width: 1180px) {
+  .gp-root { overflow: auto; }
+  .gp-app { position: static; display: block; }
+  .gp-main { display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center" "right right"; }
+  .gp-left { grid-area: left; height: max(520px, calc(100cqh - 50px)); }
+  .gp-center { grid-area: center; height: max(520px, calc(100cqh - 50px)); }
+  .gp-right { grid-area: right; flex-direction: row; align-items: flex-start; border-left: none; border-top: 1px solid var(--gp-line); }
+  .gp-build { flex: 1 1 50%; max-height: none; border-bottom: none; border-right: 1px solid var(--gp-line); }
+  .gp-inspect { flex: 1 1 50%; overflow: visible; }
+  .gp-moment { max-width: 100%; }
+  .gp-brand small { display: none; }
+}
+/* narrow: one column, the graph first */
+@container gp (max-width: 760px) {
+  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left" "right"; }
+  .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
+  .gp-right { flex-direction: column; }
+  .gp-build { border-right: none; border-bottom: 1px solid var(--gp-line); }
+}
+.gp-surface.gp-big .gp-node, .gp-surface.gp-big .gp-card, .gp-surface.gp-big .gp-glow, .gp-surface.gp-big .gp-edge-path { transition: none; }
+@media (prefers-reduced-motion: reduce) {
+  .gp-node, .gp-card, .gp-glow, .gp-edge-path { transition: none; }
+  .gp-flash { animation: none; }
+}
+`;
+
+/** Adds the stylesheet to the node that holds the UI (a shadow root keeps it to itself). */
+export function injectStyles(el) {
+  const style = document.createElement("style");
+  style.textContent = CSS;
+  el.append(style);
+  return style;
+}

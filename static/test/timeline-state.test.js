@@ -1,0 +1,143 @@
+// The state at every moment of a run, checked on real timelines (seed, backward twice, retain_graph, ...).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { timeline } from "./helpers.js";
+import {
+  buildIndex, stateAt, advance, emptyChanges, initialMoment, momentOfStep, stepOfMoment,
+  consoleAt, gradHistory, tensorExists, nodeExists, momentOfLines, edgeKey,
+} from "../src/timeline-state.js";
+
+const X = "t:81a373:0";
+const grad = (s, id) => s.t.get(id).grad?.data;
+
+test("the seed opens just before its backward pass, with the graph built and no grad", () => {
+  const idx = buildIndex(timeline("seed"));
+  const p = initialMoment(idx);
+  assert.equal(idx.events[p].event, "backward_begin");
+  const s = stateAt(idx, p);
+  assert.equal(s.t.get(X).grad, null);
+  assert.ok(tensorExists(idx, "t:be94c3:0", p));
+  assert.ok(nodeExists(idx, "n:be94c3:0", p));
+  assert.ok(nodeExists(idx, "a:81a373:0", p), "AccumulateGrad exists once x is used");
+  assert.ok(!tensorExists(idx, X, 0));
+});
+
+test("stepping through the backward pass: torch's order, incoming gradients, accumulate", () => {
+  const idx = buildIndex(timeline("seed"));
+  const s = stateAt(idx, initialMoment(idx));
+  const seen = [];
+  while (s.pos < idx.count) {
+    const ch = advance(idx, s);
+    const ev = idx.events[s.pos - 1];
+    if (ev.event === "node_begin") {
+      assert.ok(s.running.has(ev.node));
+      assert.ok(ch.nodes.has(ev.node));
+      seen.push(ev.name);
+    }
+    if (ev.event === "edge") assert.equal(s.lastEdge, edgeKey(ev.from, ev.input_nr));
+  }
+  assert.deepEqual(seen, ["MulBackward0", "PowBackward0", "torch::autograd::AccumulateGrad"]);
+  assert.deepEqual(grad(s, X), [8]);
+  assert.deepEqual(s.incoming.get("n:e46251:0").data, [2]);
+  assert.deepEqual(s.edgeGrad.get(edgeKey("n:e46251:0", 0)).data, [8]);
+  const acc = s.accum.get(X);
+  assert.equal(acc.before, null);
+  assert.deepEqual(acc.after.data, [8]);
+  assert.equal(s.running.size, 0);
+});
+
+test("stateAt agrees with advancing event by event at every moment", () => {
+  for (const name of ["seed", "twice", "retain", "square", "chain"]) {
+    const idx = buildIndex(timeline(name));
+    const walk = stateAt(idx, 0);
+    for (let p = 0; p <= idx.count; p += name === "chain" ? 37 : 1) {
+      while (walk.pos < p) advance(idx, walk);
+      const jump = stateAt(idx, p);
+      assert.deepEqual([...jump.t.entries()], [...walk.t.entries()], `${name} at ${p}`);
+      assert.deepEqual([...jump.incoming.keys()], [...walk.incoming.keys()]);
+    }
+  }
+});
+
+test("backward twice: the failing node and the root get the error state; console has torch's message", () => {
+  const idx = buildIndex(timeline("twice"));
+  const s = stateAt(idx, idx.count);
+  assert.ok(s.error);
+  assert.match(s.error.message, /backward through the graph a second time/);
+  assert.ok(s.errorNodes.has("n:e46251:0"), "PowBackward0 was running when it failed");
+  assert.ok(s.errorNodes.has("t:be94c3:0"), "the root");
+  const items = consoleAt(idx, idx.count);
+  assert.equal(items.at(-1).kind, "error");
+  assert.match(items.at(-1).text, /RuntimeError \(line 6\): Trying to backward/);
+  assert.equal(consoleAt(idx, idx.count - 1).length, 0);
+});
+
+test("retain_graph: x.grad accumulates 8 -> 16, shown as before + delta = after", () => {
+  const idx = buildIndex(timeline("retain"));
+  const hist = gradHistory(idx, X);
+  assert.deepEqual(hist.map((h) => h.after.data[0]), [8, 16]);
+  assert.deepEqual(hist[1].before.data, [8]);
+  assert.deepEqual(hist[1].delta.data, [8]);
+  const s = stateAt(idx, idx.count);
+  assert.deepEqual(s.accum.get(X).before.data, [8]);
+  // a new backward clears the last one's gradients until they flow again
+  const b2 = idx.backwardStarts[1];
+  const mid = stateAt(idx, b2 + 1);
+  assert.equal(mid.accum.size, 0);
+  assert.deepEqual(grad(mid, X), [8]);
+});
+
+test("a * a: two edges into one AccumulateGrad; retain_grad, zero_ and grad = None", () => {
+  const idx = buildIndex(timeline("square"));
+  const A = idx.timeline.nodes.tensors.find((t) => t.name === "a").id;
+  const B = idx.timeline.nodes.tensors.find((t) => t.name === "b").id;
+  const end = idx.backwardStarts[0];
+  let s = stateAt(idx, end);
+  assert.equal(s.t.get(B).retains_grad, true, "retain_grad() (no event) comes from the step state");
+  const hist = gradHistory(idx, A);
+  assert.deepEqual(hist.map((h) => h.kind), ["accumulate", "grad_zeroed", "grad_assigned"]);
+  s = stateAt(idx, hist[0].pos);
+  assert.deepEqual(grad(s, A), [6, 12]);
+  assert.deepEqual(grad(s, B), [3, 3]);
+  s = stateAt(idx, hist[1].pos);
+  assert.deepEqual(grad(s, A), [0, 0]);
+  s = stateAt(idx, idx.count);
+  assert.equal(s.t.get(A).grad, null);
+});
+
+test("an error outside backward marks the statement's tensor", () => {
+  const idx = buildIndex(timeline("leaf_inplace"));
+  const s = stateAt(idx, idx.count);
+  const W = idx.timeline.nodes.tensors.find((t) => t.name === "w").id;
+  assert.ok(s.errorNodes.has(W));
+});
+
+test("moments and steps for links: s=<step> reopens at the end of that step", () => {
+  const idx = buildIndex(timeline("seed"));
+  for (let s = 0; s < idx.steps.length; s++) {
+    const p = momentOfStep(idx, s);
+    assert.ok(stepOfMoment(idx, p) <= s || idx.stepStart[s] === idx.stepEnd[s]);
+  }
+  assert.equal(momentOfStep(idx, 3), initialMoment(idx));
+  assert.equal(stepOfMoment(idx, idx.count), 5);
+  assert.equal(momentOfLines(idx, [5]), idx.stepStart[4]);
+});
+
+test("a 300-tensor run indexes and scrubs fast", () => {
+  const tl = timeline("chain");
+  let t0 = performance.now();
+  const idx = buildIndex(tl);
+  const build = performance.now() - t0;
+  t0 = performance.now();
+  for (let k = 0; k < 50; k++) stateAt(idx, Math.floor((k / 50) * idx.count));
+  const scrub = (performance.now() - t0) / 50;
+  assert.ok(build < 200, `index ${build} ms`);
+  assert.ok(scrub < 10, `stateAt ${scrub} ms`);
+});
+
+test("advance reports only what an event touched", () => {
+  const idx = buildIndex(timeline("chain"));
+  const s = stateAt(idx, initialMoment(idx) + 1);
+  const ch = advance(idx, s, emptyChanges());
+  assert.ok(ch.nodes.size + ch.tensors.size + ch.edges.size <= 4);
+});
