@@ -26,6 +26,11 @@ def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
         obs.warning(message, category)
 
 
+# the engine dtype of a backend array's `.dtype` (a numpy dtype, or a name on the pure
+# backend), filled as dtypes are met: creating a tensor then needs no backend call
+_DTYPE_OF: dict = {}
+
+
 class Tensor:
     # Fields every tensor sets live in slots; the rest are class-level defaults that an
     # instance overrides in its __dict__ only when it needs to (most tensors never do), which
@@ -52,7 +57,11 @@ class Tensor:
     def _make(cls, data, dtype=None, requires_grad=False):
         t = object.__new__(cls)
         t._data = data
-        t._dtype = dtype if dtype is not None else _BY_NAME[B.dtype_name(data)]
+        if dtype is None:
+            dtype = _DTYPE_OF.get(data.dtype)
+            if dtype is None:
+                dtype = _DTYPE_OF[data.dtype] = _BY_NAME[B.dtype_name(data)]
+        t._dtype = dtype
         t._requires_grad = requires_grad
         t._grad_fn = None
         t._vc = [0]

@@ -4,6 +4,7 @@ Order, as in torch's CPU engine: a node becomes ready once every edge into it fr
 the graph being run has delivered (its dependency count reaches zero); among ready nodes the
 most recently created runs first, and AccumulateGrad nodes run as soon as they are ready.
 Traversals are iterative over tuples and lists, never sets, so every run is deterministic.
+When nothing records, gradients travel as backend arrays (see `array_backward` in function.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import itertools
 from .. import backend as B
 from .. import errors
 from .. import observer as _observer
-from ..tensor import Tensor
+from ..tensor import _DTYPE_OF, Tensor
 from . import grad_mode
 from .graph import AccumulateGrad
 
@@ -68,10 +69,11 @@ def _expected_meta(node):
     return node.out_shape, node.out_dtype
 
 
-def _validate(node, index, grad, next_node):
-    """torch's validate_outputs: sum a broadcast gradient back and cast it to the input's dtype."""
-    shape, dtype = _expected_meta(next_node)
-    gshape = B.shape(grad._data)
+def _validate(node, index, grad, shape, dtype):
+    """torch's validate_outputs: sum a broadcast gradient back and cast it to the input's dtype.
+    grad is a Tensor, or a backend array on the array path."""
+    is_tensor = isinstance(grad, Tensor)
+    gshape = B.shape(grad._data if is_tensor else grad)
     if gshape != shape:
         from ..ops.reduction import sum_to
 
@@ -82,8 +84,11 @@ def _validate(node, index, grad, next_node):
                 f"[{', '.join(map(str, shape))}]"
             )
         grad = sum_to(grad, shape)
-    if grad._dtype is not dtype:
-        grad = grad.to(dtype)
+    if is_tensor:
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+    elif B.dtype_name(grad) != dtype.name:
+        grad = B.astype(grad, dtype.name)
     return grad
 
 
@@ -99,7 +104,35 @@ def _expandable(shape, target) -> bool:
 def _add_grads(a, b, create_graph):
     if create_graph:
         return a + b
-    return Tensor._make(B.add(a._data, b._data), a._dtype)
+    if isinstance(a, Tensor):
+        return Tensor._make(B.add(a._data, b._data), a._dtype)
+    return B.add(a, b)
+
+
+_ARRAY_MATH: dict = {}
+
+
+def _array_math() -> bool:
+    """Whether the backend's arrays do + - * / themselves and keep the dtype when the other
+    operand has the same dtype or is a Python number, as torch does (numpy >= 2 does, by NEP 50;
+    the pure backend's arrays have no operators). Backward formulas can then run on arrays."""
+    ok = _ARRAY_MATH.get(B.NAME)
+    if ok is None:
+        x = B.scalar(1.0, "float32")  # 0-dim, where numpy < 2 promoted to float64
+        try:
+            ok = B.dtype_name(-x * 0.5 / x + 2 - x) == "float32"
+        except TypeError:
+            ok = False
+        _ARRAY_MATH[B.NAME] = ok
+    return ok
+
+
+def _as_tensor(grad, dtype) -> Tensor:
+    """A gradient from the array path as a Tensor. (numpy gives a 0-dim result as a numpy
+    scalar, which a Tensor must not hold.)"""
+    if type(grad) is not B.ndarray:
+        grad = B.array(grad, dtype.name)
+    return Tensor._make(grad, dtype)
 
 
 def _run_tensor_hooks(hooks, grad, obs):
@@ -203,17 +236,22 @@ def run_backward(
     else:
         needed = None
 
-    buffers: dict = {}
-    ready: list = []
-    tiebreak = itertools.count()  # equal priorities (AccumulateGrad) run in the order they got ready
+    # The array path (see `array_backward` in function.py) is for runs where nothing records.
+    plain = obs is None and not capture_at
+    arrays = plain and not create_graph and _array_math() and all(
+        g._dtype is _expected_meta(node)[1] for node, g in zip(root_edges, grad_roots))
+    task = _GraphTask(create_graph, retain_graph, accumulate, needed, obs, arrays, deps)
+    buffers = task.buffers
     for node, g in zip(root_edges, grad_roots):
         if needed is not None and node not in needed:
             continue
+        if arrays:
+            g = g._data
         prev = buffers.get(node)
         buffers[node] = g if prev is None else _add_grads(prev, g, create_graph)
         deps[node] -= 1
         if deps[node] == 0:
-            heapq.heappush(ready, (-node._seq, next(tiebreak), node))
+            task.push(node)
 
     captured: dict = {}
     if obs is not None:
@@ -224,28 +262,37 @@ def run_backward(
     # events come only from here, through `obs`.
     _observer.state.observer = None
     error = None
-    # The common case takes a short path: no observer, no `inputs`, and a node without hooks
-    # only runs its backward and delivers the gradients; everything else goes to _execute.
-    plain = obs is None and not capture_at
+    ready = task.ready
     heappop = heapq.heappop
     try:
         while ready:
             node = heappop(ready)[2]
             grad = buffers.pop(node, None)
+            # The common case takes a short path: no observer, no `inputs`, and a node without
+            # hooks only runs its backward and delivers the gradients. The rest is _execute's.
             if (plain and grad is not None and node._pre_hooks is None and node._hooks is None
                     and node._tensor_pre_hooks is None and node._retains_grad_hooks is None):
                 if type(node) is not AccumulateGrad:
-                    grads_in = node.backward(grad)
+                    if arrays:
+                        grads_in = None
+                        if node.array_backward:
+                            grads_in = node.backward_arrays(grad, node.out_dtype)
+                        if grads_in is None:
+                            grads_in = node.backward(_as_tensor(grad, node.out_dtype))
+                    else:
+                        grads_in = node.backward(grad)
                     if not retain_graph:
                         node._release()
-                    _deliver(node, grads_in, create_graph, None, buffers, deps, ready, tiebreak,
-                             None)
+                    task.deliver(node, grads_in)
                     continue
-                if not node.variable._hooks:
-                    _accumulate(node.variable, grad, create_graph, None)
+                var = node.variable
+                if not var._hooks:
+                    _accumulate(var, _as_tensor(grad, var._dtype) if arrays else grad,
+                                create_graph, None)
                     continue
-            _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, captured,
-                     needed, buffers, deps, ready, tiebreak, obs)
+            if arrays and grad is not None:
+                grad = _as_tensor(grad, _expected_meta(node)[1])
+            task.execute(node, grad, capture_at, captured)
     except BaseException as e:  # report to the observer, then let it propagate unchanged
         error = e
         raise
@@ -260,85 +307,121 @@ def run_backward(
     return [captured.get(id(t)) for t in inputs]
 
 
-def _execute(node, grad, create_graph, retain_graph, accumulate, capture_at, captured, needed,
-             buffers, deps, ready, tiebreak, obs):
-    is_acc = type(node) is AccumulateGrad
-    if grad is not None:
-        if is_acc:
-            var = node.variable
-            if var._hooks:
-                grad = _run_tensor_hooks(var._hooks, grad, obs)
-        else:
-            if node._tensor_pre_hooks:
-                grad = _run_tensor_hooks(node._tensor_pre_hooks, grad, obs)
-            retained = node._retains_grad_hooks
-            if retained is not None and accumulate:
-                _retain(retained, grad, obs, create_graph)
-        if node._pre_hooks:
-            for fn in list(node._pre_hooks):
-                out = fn((grad,))
-                if out is not None:
-                    grad = out[0]
-    if node in capture_at:
-        for t in capture_at[node]:
-            if grad is not None:
-                if accumulate:
-                    if is_acc:
-                        _accumulate(t, grad, create_graph, obs)
+class _GraphTask:
+    """The state of one backward run (torch's engine calls it a GraphTask): gradients waiting
+    at each node (`buffers`), how many edges each node still waits for (`deps`), and the ready
+    nodes, most recently created first (`ready`, a heap). With `arrays`, gradients are backend
+    arrays instead of Tensors (see `array_backward` in function.py)."""
+
+    __slots__ = ("create_graph", "retain_graph", "accumulate", "needed", "obs", "arrays", "deps",
+                 "buffers", "ready", "tiebreak")
+
+    def __init__(self, create_graph, retain_graph, accumulate, needed, obs, arrays, deps):
+        self.create_graph = create_graph
+        self.retain_graph = retain_graph
+        self.accumulate = accumulate
+        self.needed = needed
+        self.obs = obs
+        self.arrays = arrays
+        self.deps = deps
+        self.buffers = {}
+        self.ready = []
+        # equal priorities (AccumulateGrad) run in the order they got ready
+        self.tiebreak = itertools.count()
+
+    def push(self, node) -> None:
+        heapq.heappush(self.ready, (-node._seq, next(self.tiebreak), node))
+
+    def execute(self, node, grad, capture_at, captured) -> None:
+        """Run one node, with everything the short path in run_backward leaves out: hooks,
+        retained gradients, captured inputs (autograd.grad), and observer events."""
+        create_graph, accumulate, needed, obs = (self.create_graph, self.accumulate, self.needed,
+                                                 self.obs)
+        is_acc = type(node) is AccumulateGrad
+        if grad is not None:
+            if is_acc:
+                var = node.variable
+                if var._hooks:
+                    grad = _run_tensor_hooks(var._hooks, grad, obs)
+            else:
+                if node._tensor_pre_hooks:
+                    grad = _run_tensor_hooks(node._tensor_pre_hooks, grad, obs)
+                retained = node._retains_grad_hooks
+                if retained is not None and accumulate:
+                    _retain(retained, grad, obs, create_graph)
+            if node._pre_hooks:
+                for fn in list(node._pre_hooks):
+                    out = fn((grad,))
+                    if out is not None:
+                        grad = out[0]
+        if node in capture_at:
+            for t in capture_at[node]:
+                if grad is not None:
+                    if accumulate:
+                        if is_acc:
+                            _accumulate(t, grad, create_graph, obs)
+                        else:
+                            _retain(t, grad, obs, create_graph)
                     else:
-                        _retain(t, grad, obs, create_graph)
-                else:
-                    prev = captured.get(id(t))
-                    captured[id(t)] = grad if prev is None else _add_grads(prev, grad, create_graph)
-        if is_acc or needed is not None and not _leads_to_needed(node, needed):
+                        prev = captured.get(id(t))
+                        captured[id(t)] = grad if prev is None else _add_grads(prev, grad,
+                                                                               create_graph)
+            if is_acc or needed is not None and not _leads_to_needed(node, needed):
+                return
+        if obs is not None:
+            obs.node_begin(node, grad)
+        if is_acc:
+            if grad is not None and accumulate and needed is None:
+                _accumulate(node.variable, grad, create_graph, obs)
+            if obs is not None:
+                obs.node_end(node)
             return
-    if obs is not None:
-        obs.node_begin(node, grad)
-    if is_acc:
-        if grad is not None and accumulate and needed is None:
-            _accumulate(node.variable, grad, create_graph, obs)
+
+        if grad is None:
+            grads_in = (None,) * len(node.next_functions)
+        else:
+            grads_in = node.backward(grad)
+        if node._hooks:
+            for fn in list(node._hooks):
+                fn(grads_in, (grad,))
+        if not self.retain_graph:
+            node._release()
+        self.deliver(node, grads_in)
         if obs is not None:
             obs.node_end(node)
-        return
 
-    if grad is None:
-        grads_in = (None,) * len(node.next_functions)
-    else:
-        grads_in = node.backward(grad)
-    if node._hooks:
-        for fn in list(node._hooks):
-            fn(grads_in, (grad,))
-    if not retain_graph:
-        node._release()
-    _deliver(node, grads_in, create_graph, needed, buffers, deps, ready, tiebreak, obs)
-    if obs is not None:
-        obs.node_end(node)
-
-
-def _deliver(node, grads_in, create_graph, needed, buffers, deps, ready, tiebreak, obs):
-    """Send each gradient along its edge (validated, and added to what already arrived there),
-    and queue the nodes that have now received everything they wait for."""
-    i = -1
-    for (nxt, _), g in zip(node.next_functions, grads_in):
-        i += 1
-        if nxt is None or (needed is not None and nxt not in needed):
-            continue
-        if g is not None:
-            if type(nxt) is AccumulateGrad:
-                var = nxt.variable
-                shape, dtype = B.shape(var._data), var._dtype
-            else:
-                shape, dtype = nxt.out_shape, nxt.out_dtype
-            if g._dtype is not dtype or B.shape(g._data) != shape:
-                g = _validate(node, i, g, nxt)
-            prev = buffers.get(nxt)
-            buffers[nxt] = g if prev is None else _add_grads(prev, g, create_graph)
-        if obs is not None:
-            obs.edge(node, nxt, i, g)
-        n = deps[nxt] - 1
-        deps[nxt] = n
-        if n == 0:
-            heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
+    def deliver(self, node, grads_in) -> None:
+        """Send each gradient along its edge (validated, and added to what already arrived
+        there), and queue the nodes that have now received everything they wait for."""
+        needed, obs, arrays, buffers, deps = (self.needed, self.obs, self.arrays, self.buffers,
+                                              self.deps)
+        ready, tiebreak = self.ready, self.tiebreak
+        i = -1
+        for (nxt, _), g in zip(node.next_functions, grads_in):
+            i += 1
+            if nxt is None or (needed is not None and nxt not in needed):
+                continue
+            if g is not None:
+                if type(nxt) is AccumulateGrad:
+                    var = nxt.variable
+                    shape, dtype = B.shape(var._data), var._dtype
+                else:
+                    shape, dtype = nxt.out_shape, nxt.out_dtype
+                if arrays:
+                    if isinstance(g, Tensor):  # from a formula that ran on Tensors
+                        g = g._data
+                    if g.shape != shape or _DTYPE_OF.get(g.dtype) is not dtype:
+                        g = _validate(node, i, g, shape, dtype)
+                elif g._dtype is not dtype or g._data.shape != shape:
+                    g = _validate(node, i, g, shape, dtype)
+                prev = buffers.get(nxt)
+                buffers[nxt] = g if prev is None else _add_grads(prev, g, self.create_graph)
+            if obs is not None:
+                obs.edge(node, nxt, i, g)
+            n = deps[nxt] - 1
+            deps[nxt] = n
+            if n == 0:  # as push(), inline: this runs once per node
+                heapq.heappush(ready, (-nxt._seq, next(tiebreak), nxt))
 
 
 def _leads_to_needed(node, needed) -> bool:

@@ -7,12 +7,19 @@ An op subclasses Function and writes
   as torch saves only what the inputs that require grad need),
 - `backward(self, grad) -> tuple`: one gradient (a Tensor, or None) per tensor input, written
   with engine operations so that create_graph=True can differentiate it again.
-Flags: `saves_result` (backward needs the output), `is_view` (output shares the input's memory).
+Flags: `saves_result` (backward needs the output), `is_view` (output shares the input's memory),
+`array_backward` (see below).
+
+An op whose backward uses only + - * / and unary - on its values, Python numbers, and the
+functions of engine/ops/formulas.py sets `array_backward = True`. When nothing records (no
+create_graph, hooks, retained grads, `inputs` or observer), the engine then runs that same
+formula on backend arrays: `grad` is an array, `self.saved_tensors` gives arrays, and no Tensor
+or node is made for the arithmetic inside the formula. This is only done when the saved tensors
+have the gradient's dtype, where the arrays' own type promotion agrees with torch's.
 """
 
 from __future__ import annotations
 
-from .. import backend as B
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
@@ -23,6 +30,7 @@ class Function(Node):
     __slots__ = ()
     saves_result = False
     is_view = False
+    array_backward = False
 
     def forward(self, *args):  # pragma: no cover - every op defines it
         raise NotImplementedError
@@ -48,6 +56,20 @@ class Function(Node):
 
     saved_tensors = property(Node._unpack_saved)
 
+    def backward_arrays(self, grad, dtype):
+        """Run backward on `grad`, a backend array of `dtype` (the engine's path when nothing
+        records, for ops with `array_backward`). Returns None, without running anything, when a
+        saved tensor has another dtype: the caller then runs backward on Tensors."""
+        arrays = self._unpack_saved(dtype)  # raises as backward() would (freed, modified)
+        if arrays is None:
+            return None
+        saved = self._saved
+        self._saved = tuple(arrays)  # while the formula runs, saved_tensors hands these out
+        try:
+            return self.backward(grad)
+        finally:
+            self._saved = saved
+
 
 def edge_to(t: Tensor):
     """The (node, input_nr) pair through which a gradient reaches tensor t."""
@@ -56,6 +78,18 @@ def edge_to(t: Tensor):
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
     return (None, 0)
+
+
+_NO_EDGE = (None, 0)
+
+
+def apply_or_compute(cls, inputs: tuple, *args):
+    """For backward formulas (see `array_backward`): op `cls` on Tensors, recorded by apply();
+    on backend arrays, the op's array function `cls.compute(*inputs, *args)`, which is what its
+    forward computes with."""
+    if isinstance(inputs[0], Tensor):
+        return apply(cls, inputs, *args)
+    return cls.compute(*inputs, *args)
 
 
 def apply(cls, inputs: tuple, *args) -> Tensor:
@@ -75,22 +109,25 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
         needs = []
         edges = []
         for t in inputs:
-            rg = t._requires_grad
-            needs.append(rg)
             fn = t._grad_fn
             if fn is not None:
+                needs.append(True)
                 edges.append((fn, 0))
-            elif rg:
+            elif t._requires_grad:
+                needs.append(True)
                 acc = t._grad_acc
                 edges.append((acc if acc is not None else t._grad_accumulator(), 0))
             else:
-                edges.append((None, 0))
-        node._needs = tuple(needs)
+                needs.append(False)
+                edges.append(_NO_EDGE)
+        node._needs = needs
         node.next_functions = tuple(edges)
         node._seq = next(_sequence)
+        node._saved = ()
+        node._freed = False
     else:
         node._needs = None
-    data = node.forward(*inputs, *args)
+    data = node.forward(*inputs, *args) if args else node.forward(*inputs)
     out = Tensor._make(data, None, record)
     if cls.is_view:
         _mark_view(out, inputs[0], cls, args)
@@ -99,7 +136,7 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
             out._requires_grad = False  # integer and bool results never require grad
             record = False
         else:
-            node.out_shape = B.shape(data)
+            node.out_shape = data.shape
             node.out_dtype = out._dtype
             out._grad_fn = node
             if cls.saves_result:

@@ -39,13 +39,11 @@ class SavedTensor:
 class Node:
     """Base of every grad_fn. Subclasses set `name_` (torch's class name)."""
 
-    __slots__ = ("next_functions", "_seq", "_needs", "out_shape", "out_dtype", "__weakref__",
-                 "__dict__")
+    __slots__ = ("next_functions", "_seq", "_needs", "_saved", "_freed", "out_shape", "out_dtype",
+                 "__weakref__", "__dict__")
     name_ = "Node"
     # Rarely set, so class-level defaults that a node overrides (in its __dict__) only when it
-    # must: recording a node, the engine's most frequent act, then sets three fields.
-    _saved = ()
-    _freed = False
+    # must: recording a node, the engine's most frequent act, then makes no __dict__ for them.
     _tensor_pre_hooks = None
     _retains_grad_hooks = None
     _hooks = None
@@ -69,16 +67,24 @@ class Node:
         return d
 
     # -- saved tensors ------------------------------------------------------------------------
-    def _unpack_saved(self):
+    def _unpack_saved(self, arrays_of=None):
+        """The saved tensors, checked as torch checks them. With `arrays_of` (a dtype): their
+        backend arrays instead, or None when one of them has another dtype."""
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE)
         out = []
         for s in self._saved:
             if type(s) is SavedTensor:
                 t = s.tensor
-                out.append(t if t._vc[0] == s.version else s.unpack())  # unpack() raises
+                if t._vc[0] != s.version:
+                    s.unpack()  # raises
             else:
-                out.append(s)
+                t = s
+            if arrays_of is not None and t is not None:
+                if t._dtype is not arrays_of:
+                    return None
+                t = t._data
+            out.append(t)
         return out
 
     def _release(self) -> None:
@@ -111,6 +117,8 @@ def init_node(node, needs) -> None:
     node._needs = needs
     node.next_functions = ()
     node._seq = next(_sequence)
+    node._saved = ()
+    node._freed = False
 
 
 class AccumulateGrad(Node):

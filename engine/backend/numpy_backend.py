@@ -140,29 +140,48 @@ def _arr(fn):
     return op
 
 
-add = _arr(np.add)
-sub = _arr(np.subtract)
-mul = _arr(np.multiply)
-div = _arr(np.true_divide)
-neg = _arr(np.negative)
-exp = _arr(np.exp)
-log = _arr(np.log)
-sqrt = _arr(np.sqrt)
-abs = _arr(np.abs)  # noqa: A001 - mirrors the backend interface name
-sin = _arr(np.sin)
-cos = _arr(np.cos)
-tanh = _arr(np.tanh)
-sign = _arr(np.sign)
-maximum = _arr(np.maximum)
-minimum = _arr(np.minimum)
-eq = _arr(np.equal)
-ne = _arr(np.not_equal)
-lt = _arr(np.less)
-le = _arr(np.less_equal)
-gt = _arr(np.greater)
-ge = _arr(np.greater_equal)
-logical_not = _arr(np.logical_not)
-isnan = _arr(np.isnan)
+def _arr1(ufunc):
+    """_arr for a one-argument ufunc (fixed arity: no argument tuple on the hot path)."""
+    def op(a):
+        r = ufunc(a)
+        return r if type(r) is ndarray else np.asarray(r)
+
+    op.__name__ = ufunc.__name__
+    return op
+
+
+def _arr2(ufunc):
+    def op(a, b):
+        r = ufunc(a, b)
+        return r if type(r) is ndarray else np.asarray(r)
+
+    op.__name__ = ufunc.__name__
+    return op
+
+
+add = _arr2(np.add)
+sub = _arr2(np.subtract)
+mul = _arr2(np.multiply)
+div = _arr2(np.true_divide)
+neg = _arr1(np.negative)
+exp = _arr1(np.exp)
+log = _arr1(np.log)
+sqrt = _arr1(np.sqrt)
+abs = _arr1(np.abs)  # noqa: A001 - mirrors the backend interface name
+sin = _arr1(np.sin)
+cos = _arr1(np.cos)
+tanh = _arr1(np.tanh)
+sign = _arr1(np.sign)
+maximum = _arr2(np.maximum)
+minimum = _arr2(np.minimum)
+eq = _arr2(np.equal)
+ne = _arr2(np.not_equal)
+lt = _arr2(np.less)
+le = _arr2(np.less_equal)
+gt = _arr2(np.greater)
+ge = _arr2(np.greater_equal)
+logical_not = _arr1(np.logical_not)
+isnan = _arr1(np.isnan)
 
 
 @_arr
@@ -193,27 +212,28 @@ def clip(a, lo, hi):
 
 
 # -- reductions --------------------------------------------------------------------------------
+# (the array methods: the same reductions as np.sum/np.amax, without their Python wrappers)
 
 @_arr
 def sum(a, dims, keepdim: bool):  # noqa: A001
-    return np.sum(a, axis=dims, keepdims=keepdim)
+    return a.sum(axis=dims, keepdims=keepdim)
 
 
 @_arr
 def mean(a, dims, keepdim: bool):
     # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
     count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-    return np.true_divide(np.sum(a, axis=dims, keepdims=keepdim), count)
+    return np.true_divide(a.sum(axis=dims, keepdims=keepdim), count)
 
 
 @_arr
 def amax(a, dims, keepdim: bool):
-    return np.amax(a, axis=dims, keepdims=keepdim)
+    return a.max(axis=dims, keepdims=keepdim)
 
 
 @_arr
 def amin(a, dims, keepdim: bool):
-    return np.amin(a, axis=dims, keepdims=keepdim)
+    return a.min(axis=dims, keepdims=keepdim)
 
 
 @_arr
@@ -228,15 +248,15 @@ def argmin(a, dim: int, keepdim: bool):
 
 
 def softmax(a, dim: int):
-    m = np.amax(a, axis=dim, keepdims=True)
+    m = a.max(axis=dim, keepdims=True)
     e = np.exp(a - np.where(np.isfinite(m), m, a.dtype.type(0)))
-    return e / np.sum(e, axis=dim, keepdims=True)
+    return e / e.sum(axis=dim, keepdims=True)
 
 
 def log_softmax(a, dim: int):
-    m = np.amax(a, axis=dim, keepdims=True)
+    m = a.max(axis=dim, keepdims=True)
     shifted = a - np.where(np.isfinite(m), m, a.dtype.type(0))
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 # -- linear algebra ----------------------------------------------------------------------------
@@ -258,20 +278,25 @@ def reshape(a, shape):
 
 def view(a, shape):
     """A view with a new shape, or None when the memory layout does not allow one."""
-    v = a.view()
     try:
-        v.shape = shape
-    except AttributeError:
+        return a.reshape(shape, copy=False)
+    except ValueError:  # a copy would be needed (callers have checked the shape itself)
         return None
-    return v
+    except TypeError:  # numpy < 2.1 has no copy=; there, setting .shape is not deprecated
+        v = a.view()
+        try:
+            v.shape = shape
+        except AttributeError:
+            return None
+        return v
 
 
 def transpose(a, d0: int, d1: int):
-    return np.swapaxes(a, d0, d1)
+    return a.swapaxes(d0, d1)
 
 
 def permute(a, dims):
-    return np.transpose(a, dims)
+    return a.transpose(dims)
 
 
 def expand(a, shape):

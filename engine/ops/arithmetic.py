@@ -8,15 +8,15 @@ from .. import backend as B
 from .. import errors
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from .formulas import sum_to
 from .helpers import cast, check_broadcast, float_data, promote, wrap
-from .reduction import sum_to
 from .registry import export
 
 
 def _binary_prepare(node, a, b):
     """Common forward prologue: broadcast check, result dtype, input shapes for backward."""
     x, y = a._data, b._data
-    sa, sb = B.shape(x), B.shape(y)
+    sa, sb = x.shape, y.shape
     if sa != sb and sa and sb:  # a 0-dim operand broadcasts to any shape
         check_broadcast(sa, sb)
     node.shapes = (sa, sb)
@@ -29,6 +29,7 @@ def _binary_prepare(node, a, b):
 
 class Add(Function):
     name_ = "AddBackward0"
+    array_backward = True
 
     def forward(self, a, b, alpha):
         x, y, _ = _binary_prepare(self, a, b)
@@ -43,6 +44,7 @@ class Add(Function):
 
 class Sub(Function):
     name_ = "SubBackward0"
+    array_backward = True
 
     def forward(self, a, b, alpha):
         if a._dtype.name == "bool" and b._dtype.name == "bool":
@@ -60,6 +62,7 @@ class Rsub(Function):
     """`number - tensor`: torch records rsub(tensor, number), with one edge only."""
 
     name_ = "RsubBackward1"
+    array_backward = True
 
     def forward(self, a, number):
         b = wrap(number, a)
@@ -72,6 +75,7 @@ class Rsub(Function):
 
 class Mul(Function):
     name_ = "MulBackward0"
+    array_backward = True
 
     def forward(self, a, b):
         x, y, _ = _binary_prepare(self, a, b)
@@ -89,6 +93,7 @@ class Mul(Function):
 
 class Div(Function):
     name_ = "DivBackward0"
+    array_backward = True
 
     def forward(self, a, b):
         x, y, dt = _binary_prepare(self, a, b)
@@ -107,6 +112,7 @@ class Div(Function):
 
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -120,6 +126,7 @@ class Reciprocal(Function):
 
 class Neg(Function):
     name_ = "NegBackward0"
+    array_backward = True
 
     def forward(self, a):
         if a._dtype.name == "bool":

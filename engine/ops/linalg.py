@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import formulas
 from .helpers import check_broadcast, promote
 from .registry import export
 
@@ -21,6 +22,7 @@ def _same_dtype(a, b):
 
 class Dot(Function):
     name_ = "DotBackward0"
+    array_backward = True
 
     def forward(self, a, b):
         n, m = B.shape(a._data)[0], B.shape(b._data)[0]
@@ -58,6 +60,7 @@ class Mv(Function):
 
 class Mm(Function):
     name_ = "MmBackward0"
+    array_backward = True
 
     def forward(self, a, b):
         sa, sb = B.shape(a._data), B.shape(b._data)
@@ -94,16 +97,16 @@ def _transposed(d) -> bool:
 def mm_mat1_backward(grad, mat2, column_major: bool):
     """d(mat1 @ mat2)/d mat1, laid out like mat1 was (torch's mm_mat1_backward)."""
     if column_major:
-        return mat2.mm(grad.t()).t()
-    return grad.mm(mat2.t())
+        return formulas.t(formulas.mm(mat2, formulas.t(grad)))
+    return formulas.mm(grad, formulas.t(mat2))
 
 
 def mm_mat2_backward(grad, mat1, column_major: bool):
     """d(mat1 @ mat2)/d mat2, laid out like mat2 was (torch's mm_mat2_backward): the gradient
     of Linear's weight then comes out contiguous instead of needing a transposing copy."""
     if column_major:
-        return grad.t().mm(mat1).t()
-    return mat1.t().mm(grad)
+        return formulas.t(formulas.mm(formulas.t(grad), mat1))
+    return formulas.mm(formulas.t(mat1), grad)
 
 
 class Bmm(Function):

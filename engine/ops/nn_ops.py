@@ -4,7 +4,7 @@ backward ops, so that create_graph=True records torch's *BackwardBackward0 nodes
 from __future__ import annotations
 
 from .. import backend as B
-from ..autograd.function import Function, apply
+from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
 from .helpers import cast, promote
 from .linalg import column_major, mm_mat1_backward, mm_mat2_backward
@@ -27,10 +27,10 @@ def _check_addmm(bias, mat1, mat2):
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
-    (n, k), (k2, m) = mat1.shape, mat2.shape
+    (n, k), (k2, m) = B.shape(mat1._data), B.shape(mat2._data)
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    bshape = tuple(bias.shape)
+    bshape = B.shape(bias._data)
     target = (n, m)
     if len(bshape) > 2 or any(b != 1 and b != t for b, t in zip(reversed(bshape),
                                                              reversed(target))):
@@ -48,6 +48,7 @@ class Addmm(Function):
     engine sums its gradient back to self's shape, as torch's validate_outputs does."""
 
     name_ = "AddmmBackward0"
+    array_backward = True
 
     def forward(self, bias, mat1, mat2, beta, alpha):
         self.beta, self.alpha = beta, alpha
@@ -102,6 +103,7 @@ class MseLoss(Function):
     """(input - target)**2, reduced. The caller has already broadcast both to one shape."""
 
     name_ = "MseLossBackward0"
+    array_backward = True
 
     def forward(self, input, target, reduction):
         dt = promote(input, target)
@@ -115,8 +117,11 @@ class MseLoss(Function):
     def backward(self, grad):
         input, target = self.saved_tensors
         r = self.reduction
-        g_in = apply(MseLossBackward, (grad, input, target), r) if self.needs(0) else None
-        g_t = apply(MseLossBackward, (grad, target, input), r) if self.needs(1) else None
+        g_in = g_t = None
+        if self.needs(0):
+            g_in = apply_or_compute(MseLossBackward, (grad, input, target), r)
+        if self.needs(1):
+            g_t = apply_or_compute(MseLossBackward, (grad, target, input), r)
         return g_in, g_t
 
 
@@ -129,9 +134,12 @@ class MseLossBackward(Function):
         self.reduction = reduction
         self.save(grad, input, target)
         dt = promote(input, target)
-        x, t = cast(input, dt), cast(target, dt)
-        norm = B.scalar(_norm(reduction, B.numel(x)), dt.name)
-        return B.mul(B.mul(norm, B.sub(x, t)), cast(grad, dt))
+        return self.compute(cast(grad, dt), cast(input, dt), cast(target, dt), reduction)
+
+    @staticmethod
+    def compute(g, x, t, reduction):
+        norm = B.scalar(_norm(reduction, B.numel(x)), B.dtype_name(x))
+        return B.mul(B.mul(norm, B.sub(x, t)), g)
 
     def backward(self, g):
         grad_out, input, target = self.saved_tensors
@@ -165,22 +173,22 @@ def _nll_setup(input, target, weight, ignore_index):
 
     Returns (picked-index tuple into the input, per-element weights with 0 where ignored)."""
     shape = B.shape(input._data)
-    tshape = B.shape(target._data)
+    targets = target._data
+    tshape = B.shape(targets)
     n_classes = shape[1]
-    flat_t = B.tolist(B.reshape(target._data, (-1,)))
-    for t in flat_t:
-        if t != ignore_index and not 0 <= t < n_classes:
-            raise IndexError(f"Target {t} is out of bounds.")
     dt = input._dtype.name
-    keep = [t != ignore_index for t in flat_t]
-    safe = [t if k else 0 for t, k in zip(flat_t, keep)]
+    keep = B.ne(targets, B.scalar(ignore_index, "int64"))
+    t_arr = B.where(keep, targets, B.scalar(0, "int64"))  # an ignored target picks class 0 ...
+    if B.numel(t_arr) and (B.item(B.amin(t_arr, None, False)) < 0
+                           or B.item(B.amax(t_arr, None, False)) >= n_classes):
+        for t in B.tolist(B.reshape(targets, (-1,))):  # torch names the first bad one
+            if t != ignore_index and not 0 <= t < n_classes:
+                raise IndexError(f"Target {t} is out of bounds.")
     if weight is None:
-        w = [1.0 if k else 0.0 for k in keep]
-        w = B.reshape(B.array(w, dt), tshape)
+        w = B.astype(keep, dt)  # ... with weight 0
     else:
-        picked_w = B.getitem(weight._data, B.array(safe, "int64"))
-        w = B.reshape(B.mul(picked_w, B.array(keep, dt)), tshape)
-    t_arr = B.reshape(B.array(safe, "int64"), tshape)
+        picked_w = B.getitem(weight._data, B.reshape(t_arr, (-1,)))
+        w = B.reshape(B.mul(picked_w, B.astype(B.reshape(keep, (-1,)), dt)), tshape)
     n = shape[0]
     if len(shape) == 2:
         index = (B.arange(0, n, 1, "int64"), t_arr)
@@ -197,6 +205,7 @@ class NllLoss(Function):
     Inputs are (C,) (one sample), (N, C) or, for NllLoss2d, (N, C, H, W)."""
 
     name_ = "NllLossBackward0"
+    array_backward = True
 
     def forward(self, input, target, weight, reduction, ignore_index):
         self.target, self.weight = target, weight
@@ -221,7 +230,7 @@ class NllLoss(Function):
     def backward(self, grad):
         (input,) = self.saved_tensors
         cls = NllLoss2dBackward if type(self) is NllLoss2d else NllLossBackward
-        return (apply(cls, (grad, input), self),)
+        return (apply_or_compute(cls, (grad, input), self),)
 
 
 class NllLoss2d(NllLoss):
@@ -236,13 +245,17 @@ class NllLossBackward(Function):
 
     def forward(self, grad, input, node):
         self.node = node
-        dt = input._dtype.name
+        return self.compute(cast(grad, input._dtype), input._data, node)
+
+    @staticmethod
+    def compute(g, input, node):
+        dt = B.dtype_name(input)
         coef = B.neg(node.w)
         if node.total is not None:
             # ignored targets get no gradient, even when every target is ignored (0 / 0)
             zero = B.scalar(0, dt)
             coef = B.where(B.eq(node.w, zero), zero, B.div(coef, node.total))
-        values = B.mul(coef, cast(grad, input._dtype))
+        values = B.mul(coef, g)
         shape = node.in_shape
         if len(shape) == 1:
             out = B.index_add((1,) + shape, node.index, B.reshape(values, (1,)), dt)
@@ -295,6 +308,7 @@ def nll_loss(input, target, weight, reduction, ignore_index, two_d=False):
 
 class DivScalar(Function):
     name_ = "DivBackward1"
+    array_backward = True
 
     def forward(self, a, other):
         self.other = other

@@ -8,13 +8,16 @@ from collections import namedtuple
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import formulas
 from .helpers import dims_tuple, float_data, wrap_dim
 from .registry import export
 
 
-def sum_to(grad: Tensor, shape: tuple) -> Tensor:
-    """Sum grad over the dimensions that broadcasting added or stretched, back to `shape`."""
-    gshape = B.shape(grad._data)
+def sum_to(grad, shape: tuple):
+    """Sum grad over the dimensions that broadcasting added or stretched, back to `shape`.
+    grad is a Tensor, or a backend array (see ops/formulas.py); the result is of the same kind."""
+    is_tensor = isinstance(grad, Tensor)
+    gshape = B.shape(grad._data if is_tensor else grad)
     if gshape == shape:
         return grad
     lead = len(gshape) - len(shape)
@@ -22,6 +25,9 @@ def sum_to(grad: Tensor, shape: tuple) -> Tensor:
     for i, s in enumerate(shape):
         if s == 1 and gshape[lead + i] != 1:
             dims.append(lead + i)
+    if not is_tensor:
+        out = B.sum(grad, tuple(dims), True) if dims else grad
+        return out if B.shape(out) == shape else B.reshape(out, shape)
     out = grad.sum(dims, keepdim=True) if dims else grad
     if lead:
         out = out.reshape(shape)
@@ -35,7 +41,7 @@ def _restore(grad: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
     if keepdim or dims is None:
         return grad if dims is not None or keepdim else grad
     for d in dims:
-        grad = grad.unsqueeze(d)
+        grad = formulas.unsqueeze(grad, d)
     return grad
 
 
@@ -47,17 +53,19 @@ def _sum_dtype(t):
 
 class Sum(Function):
     name_ = "SumBackward0"
+    array_backward = True
 
     def forward(self, a):
         self.shape = B.shape(a._data)
         return B.sum(_sum_dtype(a), None, False)
 
     def backward(self, grad):
-        return (grad.expand(self.shape),)
+        return (formulas.expand(grad, self.shape),)
 
 
 class SumDim(Function):
     name_ = "SumBackward1"
+    array_backward = True
 
     def forward(self, a, dims, keepdim):
         self.shape = B.shape(a._data)
@@ -66,11 +74,12 @@ class SumDim(Function):
 
     def backward(self, grad):
         g = _restore(grad, self.dims, len(self.shape), self.keepdim)
-        return (g.expand(self.shape),)
+        return (formulas.expand(g, self.shape),)
 
 
 class Mean(Function):
     name_ = "MeanBackward0"
+    array_backward = True
 
     def forward(self, a):
         _require_float(a, "mean")
@@ -79,11 +88,12 @@ class Mean(Function):
         return B.mean(a._data, None, False)
 
     def backward(self, grad):
-        return (grad.expand(self.shape) / self.count,)
+        return (formulas.expand(grad, self.shape) / self.count,)
 
 
 class MeanDim(Function):
     name_ = "MeanBackward1"
+    array_backward = True
 
     def forward(self, a, dims, keepdim):
         _require_float(a, "mean")
@@ -97,7 +107,7 @@ class MeanDim(Function):
 
     def backward(self, grad):
         g = _restore(grad, self.dims, len(self.shape), self.keepdim)
-        return (g.expand(self.shape) / self.count,)
+        return (formulas.expand(g, self.shape) / self.count,)
 
 
 def _require_float(a, name):
@@ -247,6 +257,7 @@ class ScatterAlong(Function):
 
 class Softmax(Function):
     name_ = "SoftmaxBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a, dim):
@@ -255,11 +266,12 @@ class Softmax(Function):
 
     def backward(self, grad):
         (y,) = self.saved_tensors
-        return (y * (grad - (grad * y).sum(self.dim, keepdim=True)),)
+        return (y * (grad - formulas.sum_keepdim(grad * y, self.dim)),)
 
 
 class LogSoftmax(Function):
     name_ = "LogSoftmaxBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a, dim):
@@ -268,7 +280,7 @@ class LogSoftmax(Function):
 
     def backward(self, grad):
         (y,) = self.saved_tensors
-        return (grad - y.exp() * grad.sum(self.dim, keepdim=True),)
+        return (grad - formulas.exp(y) * formulas.sum_keepdim(grad, self.dim),)
 
 
 # -- public functions --------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from ..autograd.function import Function, apply
 from ..dtypes import by_name
 from ..dtypes import dtype as DType
 from ..tensor import Tensor, warn
+from . import formulas
 from .helpers import cast, size_args, wrap_dim
 from .registry import export
 
@@ -33,6 +34,7 @@ def _infer_shape(shape, numel: int) -> tuple:
 class View(Function):
     name_ = "ViewBackward0"
     is_view = True
+    array_backward = True
 
     def forward(self, a, shape):
         self.in_shape = B.shape(a._data)
@@ -44,20 +46,21 @@ class View(Function):
         return out
 
     def backward(self, grad):
-        return (grad.reshape(self.in_shape),)
+        return (formulas.reshape(grad, self.in_shape),)
 
 
 class UnsafeView(Function):
     """The reshape that follows a copy (reshape of a non-contiguous tensor, folded matmul)."""
 
     name_ = "UnsafeViewBackward0"
+    array_backward = True
 
     def forward(self, a, shape):
         self.in_shape = B.shape(a._data)
         return B.reshape(B.contiguous(a._data), shape)
 
     def backward(self, grad):
-        return (grad.reshape(self.in_shape),)
+        return (formulas.reshape(grad, self.in_shape),)
 
 
 class ReshapeAlias(View):
@@ -68,6 +71,7 @@ class ReshapeAlias(View):
 
 class Clone(Function):
     name_ = "CloneBackward0"
+    array_backward = True
 
     def forward(self, a):
         return B.copy(a._data)
@@ -90,9 +94,10 @@ class Transpose(Function):
 
 class T(Transpose):
     name_ = "TBackward0"
+    array_backward = True
 
     def backward(self, grad):
-        return (grad.t(),)
+        return (formulas.t(grad),)
 
 
 class Permute(Function):
@@ -144,6 +149,7 @@ class Unsqueeze(Function):
 class Expand(Function):
     name_ = "ExpandBackward0"
     is_view = True
+    array_backward = True
 
     def forward(self, a, shape):
         self.in_shape = B.shape(a._data)

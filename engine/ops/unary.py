@@ -4,14 +4,16 @@ hardtanh."""
 from __future__ import annotations
 
 from .. import backend as B
-from ..autograd.function import Function, apply
+from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
+from . import formulas
 from .helpers import float_data
 from .registry import export
 
 
 class Exp(Function):
     name_ = "ExpBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -24,6 +26,7 @@ class Exp(Function):
 
 class Log(Function):
     name_ = "LogBackward0"
+    array_backward = True
 
     def forward(self, a):
         self.save(a)
@@ -36,6 +39,7 @@ class Log(Function):
 
 class Sqrt(Function):
     name_ = "SqrtBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -74,6 +78,7 @@ class Sgn(Sign):
 
 class Sin(Function):
     name_ = "SinBackward0"
+    array_backward = True
 
     def forward(self, a):
         self.save(a)
@@ -81,11 +86,12 @@ class Sin(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad * a.cos(),)
+        return (grad * formulas.cos(a),)
 
 
 class Cos(Function):
     name_ = "CosBackward0"
+    array_backward = True
 
     def forward(self, a):
         self.save(a)
@@ -93,11 +99,12 @@ class Cos(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad * -a.sin(),)
+        return (grad * -formulas.sin(a),)
 
 
 class Tanh(Function):
     name_ = "TanhBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -105,7 +112,7 @@ class Tanh(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return (apply(TanhGrad, (grad, result)),)
+        return (apply_or_compute(TanhGrad, (grad, result)),)
 
 
 class TanhGrad(Function):
@@ -117,8 +124,11 @@ class TanhGrad(Function):
     def forward(self, grad, y):
         self.save(y if self.needs(0) or self.needs(1) else None,
                   grad if self.needs(1) else None)
-        yd = y._data
-        return B.mul(grad._data, B.sub(B.scalar(1, B.dtype_name(yd)), B.mul(yd, yd)))
+        return self.compute(grad._data, y._data)
+
+    @staticmethod
+    def compute(g, y):
+        return B.mul(g, B.sub(B.scalar(1, B.dtype_name(y)), B.mul(y, y)))
 
     def backward(self, gg):
         y, grad = self.saved_tensors
@@ -129,6 +139,7 @@ class TanhGrad(Function):
 
 class Sigmoid(Function):
     name_ = "SigmoidBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -136,7 +147,7 @@ class Sigmoid(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return (apply(SigmoidGrad, (grad, result)),)
+        return (apply_or_compute(SigmoidGrad, (grad, result)),)
 
 
 class SigmoidGrad(Function):
@@ -147,8 +158,11 @@ class SigmoidGrad(Function):
     def forward(self, grad, y):
         self.save(y if self.needs(0) or self.needs(1) else None,
                   grad if self.needs(1) else None)
-        yd = y._data
-        return B.mul(grad._data, B.mul(yd, B.sub(B.scalar(1, B.dtype_name(yd)), yd)))
+        return self.compute(grad._data, y._data)
+
+    @staticmethod
+    def compute(g, y):
+        return B.mul(g, B.mul(y, B.sub(B.scalar(1, B.dtype_name(y)), y)))
 
     def backward(self, gg):
         y, grad = self.saved_tensors
@@ -164,6 +178,7 @@ def _zeros_like(t: Tensor) -> Tensor:
 
 class Relu(Function):
     name_ = "ReluBackward0"
+    array_backward = True
     saves_result = True
 
     def forward(self, a):
@@ -171,7 +186,7 @@ class Relu(Function):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return (apply(ThresholdGrad, (grad, result)),)
+        return (apply_or_compute(ThresholdGrad, (grad, result)),)
 
 
 class ThresholdGrad(Function):
@@ -182,8 +197,11 @@ class ThresholdGrad(Function):
 
     def forward(self, grad, y):
         self.save(y)
-        yd, g = y._data, grad._data
-        return B.where(B.gt(yd, B.scalar(0, B.dtype_name(yd))), g, B.scalar(0, B.dtype_name(g)))
+        return self.compute(grad._data, y._data)
+
+    @staticmethod
+    def compute(g, y):
+        return B.where(B.gt(y, B.scalar(0, B.dtype_name(y))), g, B.scalar(0, B.dtype_name(g)))
 
     def backward(self, gg):
         # d/dgrad is the same mask; the mask itself has no gradient, and torch sends zeros
