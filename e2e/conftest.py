@@ -24,9 +24,8 @@ CHROMIUM = os.environ.get("GRADPLAY_CHROMIUM", "/usr/lib/chromium/chromium")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = {"data", "blob", "about"}
 
-HOSTS = ["server"]
-if (ROOT / "site" / "index.html").exists() or os.environ.get("GRADPLAY_E2E_SITE"):
-    HOSTS.append("browser")
+# The site is built by `make site`, which `make test` runs first.
+HOSTS = ["server", "browser"]
 
 
 def _free_port() -> int:
@@ -64,7 +63,8 @@ def panel_server():
     proc = subprocess.Popen(
         [sys.executable, "-m", "panel", "serve", str(ROOT / "playground" / "app.py"),
          "--address", "127.0.0.1", "--port", str(port),
-         "--allow-websocket-origin", f"127.0.0.1:{port}", "--num-procs", "1"],
+         "--allow-websocket-origin", f"127.0.0.1:{port}", "--num-procs", "1",
+         *(["--static-dirs", f"site={ROOT / 'site'}"] if (ROOT / "site").is_dir() else [])],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/app"
     try:
@@ -173,6 +173,38 @@ def guarded(browser):
 @pytest.fixture
 def page(guarded):
     return guarded().new_page()
+
+
+@pytest.fixture(scope="module")
+def _shared(browser):
+    """One guarded page per host for a module's tests that only need a loaded playground (the
+    gallery): a cold start per example would spend minutes loading Pyodide again and again."""
+    made = {}
+    yield made
+    for ctx, _, _ in made.values():
+        ctx.close()
+
+
+@pytest.fixture
+def shared_page(_shared, browser, host):
+    """(page, url) loaded once per module and host; the guard is checked after every test."""
+    from .ui import open_app
+
+    kind, url = host
+    if kind not in _shared:
+        guard = Guard()
+        ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+        guard_context(ctx, guard)
+        page = ctx.new_page()
+        open_app(page, url)
+        _shared[kind] = (ctx, guard, page)
+    _, guard, page = _shared[kind]
+    yield page
+    found = Guard()
+    found.external, found.errors = guard.external[:], guard.errors[:]
+    guard.external.clear()
+    guard.errors.clear()
+    found.check()
 
 
 @pytest.fixture

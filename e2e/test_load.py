@@ -11,7 +11,7 @@ from .ui import field, open_app, results, type_code, wait_idle, wait_result
 
 def big_program(n_ops: int = 150) -> str:
     """About 2 * n_ops tensors and nodes: a chain with a side branch per link."""
-    lines = ["import torch", "x = torch.tensor([0.5, -0.25], requires_grad=True)", "h = x"]
+    lines = ["import torch", "x = torch.tensor([0.5, -0.25], requires_grad=True)", "h = x.tanh()"]
     for i in range(n_ops):
         lines.append(f"h = (h * {1 + (i % 3) * 0.01}).tanh() + x")
     lines += ["loss = h.sum()", "loss.backward()"]

@@ -31,15 +31,15 @@ def test_typing_code_updates_the_graph_and_keeps_node_places(page, host):
 
 
 @pytest.mark.parametrize("example_id", [e.id for e in examples.EXAMPLES])
-def test_every_gallery_example_loads_and_plays_to_the_end(page, host, example_id):
-    open_app(page, host[1])
+def test_every_gallery_example_loads_and_plays_to_the_end(shared_page, example_id):
+    page = shared_page
     ex = examples.get(example_id)
     page.get_by_test_id("examples").select_option(example_id)
     expect(page.get_by_test_id("explanation-title")).to_contain_text(ex.title)
     wait_idle(page)
     assert code_text(page).strip() == ex.program.strip()
     page.get_by_test_id("to-start").click()
-    play_to_end(page, timeout=120_000)
+    play_to_end(page, timeout=120_000, speed="16")
     if ex.expect_error:
         expect(page.get_by_test_id("error")).to_contain_text(ex.expect_error)
     else:

@@ -57,8 +57,8 @@ def expect_moment_at_end(page: Page, timeout: float = REPLY_MS) -> None:
         "(el) => el.value === el.max", arg=scrub.element_handle(), timeout=timeout)
 
 
-def play_to_end(page: Page, timeout: float = 60_000) -> None:
-    page.get_by_test_id("speed").select_option("8")
+def play_to_end(page: Page, timeout: float = 60_000, speed: str = "4") -> None:
+    page.get_by_test_id("speed").select_option(speed)
     page.get_by_test_id("play").click()
     expect_moment_at_end(page, timeout)
 

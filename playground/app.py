@@ -58,6 +58,10 @@ class Playground(pn.custom.JSComponent):
     bokeh_api_url = param.String(
         default="", doc="Where the browser loads bokeh-api.min.js; empty: beside the page's bokeh.min.js.")
 
+    site_url = param.String(default="", doc=(
+        "Where the in-browser version (the static site) is served; the UI then offers to open "
+        "the program on screen there. Empty: no such link."))
+
     _esm = _bundle()
 
     _stylesheets = [":host { display: block; min-height: 640px; }"]
@@ -93,10 +97,17 @@ class Playground(pn.custom.JSComponent):
                 "detail": traceback.format_exc(limit=6)}})
 
 
+SITE = ROOT / "site"
+
+
 def create_app(program: str = "") -> pn.Column:
-    """The full-page app. A plain Column: the Material/Fast templates fetch web fonts."""
+    """The full-page app. A plain Column: the Material/Fast templates fetch web fonts.
+
+    When the in-browser site is built, `make run` serves it beside the app at /site/ (panel
+    serve --static-dirs site=./site), and the app links to it."""
+    site_url = "site/index.html" if (SITE / "index.html").is_file() else ""
     return pn.Column(
-        Playground(program=program, sync_url=True),
+        Playground(program=program, sync_url=True, site_url=site_url),
         sizing_mode="stretch_both",
         margin=0,
         styles={"height": "100vh"},

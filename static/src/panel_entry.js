@@ -26,6 +26,7 @@ export function render({ model, el }) {
     program: model.program || null,
     syncUrl: Boolean(model.sync_url),
     bokehApiUrl: model.bokeh_api_url || null,
+    otherHostUrl: model.site_url || null,
   });
   model.on("remove", () => {
     ui.destroy();

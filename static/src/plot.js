@@ -1,4 +1,4 @@
-// The inspector's plot of a tensor's .grad over the run: BokehJS when it can be loaded locally, else a small SVG line.
+// Small line plots (a tensor's .grad over the run, the loss over a training loop): BokehJS when it can be loaded locally, else an SVG line.
 
 import { h, s, clear } from "./dom.js";
 
@@ -58,31 +58,42 @@ export function loadBokehPlotting({ bokehUrl = null, bokehApiUrl = null } = {}) 
 const GRAD = "#8430ce";
 
 /**
- * A plot in `el` of points [{x, y, past}] (past: at or before the moment shown).
- * update(points, title) redraws; destroy() removes it.
+ * A plot in `el` of points [{x, y, past, tip?}] (past: at or before the moment shown; the last
+ * past point is drawn as the current one; tip: the hover text, when opts.hover). Options:
+ * testid, xLabel, color, height, unitTicks (one tick per whole x), hover, showTitle (else the
+ * title is only the box's label), and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
  */
-export function createGradPlot(el, opts = {}) {
+export function createSeriesPlot(el, opts = {}) {
+  const o = { testid: "grad-plot", xLabel: ".grad change #", color: GRAD, height: 150, unitTicks: true, hover: false, showTitle: true, ...opts };
   let bokeh = null;
   let bview = null;
   let sources = null;
   let destroyed = false;
   let lastPoints = [];
   let lastTitle = "";
-  const box = h("div", { class: "gp-plot", "data-testid": "grad-plot" });
+  let generation = 0; // of Bokeh figures: one whose show() ends after a newer began is dropped
+  const box = h("div", { class: "gp-plot", "data-testid": o.testid });
   el.append(box);
 
+  function columns(pts) {
+    return { x: pts.map((p) => p.x), y: pts.map((p) => p.y), tip: pts.map((p) => p.tip ?? `${p.x}: ${p.y}`) };
+  }
+
   function split(points) {
-    const past = points.filter((p) => p.past && p.y != null);
-    const future = points.filter((p) => !p.past && p.y != null);
-    const all = points.filter((p) => p.y != null);
+    const all = points.filter((p) => p.y != null && Number.isFinite(p.y));
+    const past = all.filter((p) => p.past);
+    const lastPast = [...points].reverse().find((p) => p.past);
+    const now = lastPast && all.includes(lastPast) ? [lastPast] : [];
     return {
-      all: { x: all.map((p) => p.x), y: all.map((p) => p.y) },
-      past: { x: past.map((p) => p.x), y: past.map((p) => p.y) },
-      future: { x: future.map((p) => p.x), y: future.map((p) => p.y) },
+      all: columns(all),
+      past: columns(past),
+      future: columns(all.filter((p) => !p.past)),
+      now: columns(now),
     };
   }
 
   async function makeBokeh(points, title) {
+    const gen = ++generation;
     const B = bokeh;
     const P = B.Plotting;
     const d = split(points);
@@ -90,14 +101,15 @@ export function createGradPlot(el, opts = {}) {
       all: new B.ColumnDataSource({ data: d.all }),
       past: new B.ColumnDataSource({ data: d.past }),
       future: new B.ColumnDataSource({ data: d.future }),
+      now: new B.ColumnDataSource({ data: d.now }),
     };
     const fig = P.figure({
-      height: 150,
+      height: o.height,
       sizing_mode: "stretch_width",
       tools: "",
       toolbar_location: null,
-      title,
-      x_axis_label: ".grad change #",
+      title: o.showTitle ? title : null,
+      x_axis_label: o.xLabel,
       background_fill_color: "#fbfbfd",
       border_fill_color: null,
       outline_line_color: null,
@@ -106,27 +118,45 @@ export function createGradPlot(el, opts = {}) {
       min_border_top: 6,
       min_border_bottom: 6,
     });
-    fig.title.text_font_size = "11px";
-    fig.title.text_font_style = "normal";
+    if (o.showTitle) {
+      fig.title.text_font_size = "11px";
+      fig.title.text_font_style = "normal";
+    }
     fig.xaxis.axis_label_text_font_size = "10px";
     fig.xaxis.axis_label_text_font_style = "normal";
     fig.xaxis.major_label_text_font_size = "10px";
     fig.yaxis.major_label_text_font_size = "10px";
     fig.xgrid.grid_line_color = null;
     try {
-      // whole-numbered changes: no 1.5 on the axis
-      fig.xaxis.ticker = new B.SingleIntervalTicker({ interval: 1, num_minor_ticks: 0 });
+      fig.yaxis.minor_tick_line_color = null;
+      // room for the dots at the top and bottom of the range
+      fig.y_range.range_padding = 0.2;
+      // whole-numbered x: no 1.5 on the axis
+      fig.xaxis.ticker = o.unitTicks
+        ? new B.SingleIntervalTicker({ interval: 1, num_minor_ticks: 0 })
+        : new B.BasicTicker({ min_interval: 1, num_minor_ticks: 0 });
     } catch {
       /* an older BokehJS without the proxy setter: the default ticker will do */
     }
-    fig.line({ x: { field: "x" }, y: { field: "y" }, source: sources.all, line_color: GRAD, line_width: 2, line_alpha: 0.35 });
-    fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.future, size: 7, fill_color: "white", line_color: GRAD, line_alpha: 0.5 });
-    fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.past, size: 8, fill_color: GRAD, line_color: GRAD });
+    const c = o.color;
+    fig.line({ x: { field: "x" }, y: { field: "y" }, source: sources.all, line_color: c, line_width: 2, line_alpha: 0.35 });
+    const future = fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.future, size: 7, fill_color: "white", line_color: c, line_alpha: 0.5 });
+    const past = fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.past, size: 8, fill_color: c, line_color: c });
+    fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.now, size: 14, fill_color: null, line_color: c, line_width: 2 });
+    if (o.hover) {
+      try {
+        fig.add_tools(new B.HoverTool({ renderers: [past, future], tooltips: "@tip", point_policy: "snap_to_data", attachment: "above" }));
+      } catch {
+        /* no hover in this BokehJS: the plot still shows */
+      }
+    }
     clear(box);
     const target = h("div", { class: "gp-plot-bokeh" });
     box.append(target);
+    box.dataset.renderer = "bokeh";
+    box.setAttribute("aria-label", title);
     const v = await P.show(fig, target);
-    if (destroyed) {
+    if (destroyed || gen !== generation) {
       (Array.isArray(v) ? v : [v]).forEach((x) => x?.remove?.());
       return;
     }
@@ -135,11 +165,13 @@ export function createGradPlot(el, opts = {}) {
 
   function sparkline(points, title) {
     clear(box);
+    box.dataset.renderer = "svg";
     const pts = points.filter((p) => p.y != null && Number.isFinite(p.y));
     const W = 260;
-    const H = 110;
-    const svg = s("svg", { class: "gp-spark", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title });
-    svg.append(s("text", { x: 4, y: 12, class: "gp-spark-title" }, title));
+    const H = o.height > 130 ? 110 : o.height - 20;
+    const svg = s("svg", { class: "gp-spark", viewBox: `0 0 ${W} ${H}`, style: { height: `${H}px` }, role: "img", "aria-label": title });
+    if (o.showTitle) svg.append(s("text", { x: 4, y: 12, class: "gp-spark-title" }, title));
+    const readout = s("text", { x: W - 6, y: 12, class: "gp-spark-readout", "text-anchor": "end", "data-testid": "plot-readout" });
     if (pts.length) {
       const xs = pts.map((p) => p.x);
       const ys = pts.map((p) => p.y);
@@ -150,11 +182,23 @@ export function createGradPlot(el, opts = {}) {
       const sx = (x) => 24 + ((x - x0) / (x1 - x0 || 1)) * (W - 34);
       const sy = (y) => H - 14 - ((y - y0) / (y1 - y0 || 1)) * (H - 34);
       svg.append(s("line", { x1: 24, x2: W - 10, y1: sy(0), y2: sy(0), class: "gp-spark-axis" }));
-      svg.append(s("path", { d: pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" "), class: "gp-spark-line" }));
-      for (const p of pts) svg.append(s("circle", { cx: sx(p.x), cy: sy(p.y), r: 3.5, class: p.past ? "gp-spark-dot past" : "gp-spark-dot" }));
+      svg.append(s("path", { d: pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" "), class: "gp-spark-line", style: { stroke: o.color } }));
+      const lastPast = [...pts].reverse().find((p) => p.past);
+      if (lastPast) svg.append(s("circle", { cx: sx(lastPast.x), cy: sy(lastPast.y), r: 6.5, class: "gp-spark-now", style: { stroke: o.color } }));
+      for (const p of pts) {
+        const tip = p.tip ?? `${p.x}: ${fmt(p.y)}`;
+        const dot = s("circle", { cx: sx(p.x), cy: sy(p.y), r: 3.5, class: p.past ? "gp-spark-dot past" : "gp-spark-dot", style: p.past ? { stroke: o.color, fill: o.color } : { stroke: o.color } }, s("title", null, tip));
+        if (o.hover) {
+          // the hover value, also where a native tooltip does not show (touch, screenshots)
+          dot.addEventListener("pointerenter", () => { readout.textContent = tip; });
+          dot.addEventListener("pointerleave", () => { readout.textContent = ""; });
+        }
+        svg.append(dot);
+      }
       svg.append(s("text", { x: 2, y: sy(y1) + 4, class: "gp-spark-tick" }, fmt(y1)));
       svg.append(s("text", { x: 2, y: sy(y0) + 4, class: "gp-spark-tick" }, fmt(y0)));
     }
+    svg.append(readout);
     box.append(svg);
   }
 
@@ -171,10 +215,11 @@ export function createGradPlot(el, opts = {}) {
       sources.all.data = d.all;
       sources.past.data = d.past;
       sources.future.data = d.future;
+      sources.now.data = d.now;
       return;
     }
-    if (bokeh === null && opts.useBokeh !== false) {
-      bokeh = (await loadBokehPlotting(opts)) || false;
+    if (bokeh === null && o.useBokeh !== false) {
+      bokeh = (await loadBokehPlotting(o)) || false;
       if (destroyed) return;
     }
     if (points !== lastPoints) return; // a newer update arrived while Bokeh was loading
@@ -204,4 +249,9 @@ export function createGradPlot(el, opts = {}) {
       box.remove();
     },
   };
+}
+
+/** The inspector's plot of a tensor's .grad after each change. */
+export function createGradPlot(el, opts = {}) {
+  return createSeriesPlot(el, opts);
 }

@@ -104,6 +104,14 @@ export const CSS = String.raw`
 .gp-c-warn { color: #fdd663; }
 .gp-c-error { color: #ff8a80; }
 .gp-c-empty { color: #8b949e; font-style: italic; }
+/* loss over the run */
+.gp-has-loss .gp-console { height: 15%; min-height: 72px; }
+.gp-loss { flex: none; border-top: 1px solid var(--gp-line); }
+.gp-loss[hidden] { display: none; }
+.gp-loss .gp-pane-head { border-bottom: none; padding-bottom: 0; }
+.gp-loss-now { text-transform: none; letter-spacing: 0; font-weight: 400; font-family: var(--gp-mono); font-size: 11.5px; color: var(--gp-text); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.gp-loss-body { padding: 0 8px 4px 4px; }
+.gp-loss .gp-plot { margin-top: 0; min-height: 120px; }
 @keyframes gp-line-flash { 0% { background-color: rgba(249,171,0,0.45); } 100% { background-color: transparent; } }
 
 /* actions bar */
@@ -238,6 +246,8 @@ export const CSS = String.raw`
 .gp-spark-line { fill: none; stroke: var(--gp-grad); stroke-width: 2; stroke-opacity: 0.5; }
 .gp-spark-dot { fill: #fff; stroke: var(--gp-grad); stroke-width: 1.5; }
 .gp-spark-dot.past { fill: var(--gp-grad); }
+.gp-spark-now { fill: none; stroke: var(--gp-grad); stroke-width: 2; }
+.gp-spark-readout { font: 10.5px var(--gp-mono); fill: var(--gp-text); }
 .gp-spark-tick { font: 9.5px var(--gp-mono); fill: var(--gp-muted); }
 .gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
 .gp-insp-edits .gp-input { flex: 1; }

@@ -14,6 +14,7 @@ import { layoutPositions } from "./layout.js";
 import { createGraphView } from "./graph-view.js";
 import { createCodePane } from "./code-pane.js";
 import { createInspector } from "./inspector.js";
+import { createLossPanel } from "./loss-panel.js";
 import { createBuildPanel } from "./build-panel.js";
 import { createActions } from "./actions.js";
 import { createPlayer, SPEEDS, timeScaleFor } from "./player.js";
@@ -80,6 +81,11 @@ export function mountPlayground(el, host, options = {}) {
   const viewBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "view-toggle", "aria-pressed": "false", "data-view": "tensors", title: "Switch between tensors and autograd nodes" }, "View: tensors");
   const shareBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "share" }, "Share");
   const shareField = h("input", { type: "text", readonly: true, class: "gp-input mono gp-share-link", "data-testid": "share-link", "aria-label": "share link", hidden: true });
+  // The same link opens in the other host (docs/host-protocol.md, "The link"): the server app
+  // offers the in-browser site it serves beside itself, kept pointing at what is on screen.
+  const otherHost = opts.otherHostUrl
+    ? h("a", { class: "gp-btn", "data-testid": "other-host", href: opts.otherHostUrl, target: "_blank", rel: "noopener", title: "Open this program in the in-browser version (Python runs in your browser, no server)" }, opts.otherHostLabel || "Open in the browser version")
+    : null;
   const status = h("span", { class: "gp-badge", "data-testid": "host-status" }, opts.hostKind === "browser" ? "Python in your browser" : "Python on the server");
   const top = h(
     "header",
@@ -92,6 +98,7 @@ export function mountPlayground(el, host, options = {}) {
     h("span", { class: "gp-spacer" }),
     shareField,
     shareBtn,
+    otherHost,
     status,
   );
 
@@ -151,6 +158,8 @@ export function mountPlayground(el, host, options = {}) {
   });
   const code = createCodePane(codeBox, { onChange: scheduleRun, onRunShortcut: runNow });
   const inspector = createInspector(inspectorEl, { onEdit: edit, plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl } });
+  // a training loop's loss, under the console (what it printed) in the program's column
+  const lossPanel = createLossPanel(left, { plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl } });
   const buildPanel = createBuildPanel(buildEl, { onEdit: edit });
   const actions = createActions(actionsEl, { onEdit: edit });
 
@@ -243,6 +252,7 @@ export function mountPlayground(el, host, options = {}) {
       code.setStepLines(lines);
     }
     drawConsole();
+    lossPanel.setMoment(p);
     backBtn.disabled = p <= 0;
     startBtn.disabled = p <= 0;
     fwdBtn.disabled = p >= idx.count;
@@ -494,6 +504,7 @@ export function mountPlayground(el, host, options = {}) {
       autoFit = true;
     }
     idx = buildIndex(tl);
+    lossPanel.setTimeline(idx);
     timeScale = timeScaleFor(idx.events);
     if (extra.view && extra.view !== view) setView(extra.view, { redraw: false });
     const added = rebuildGraph();
@@ -677,8 +688,10 @@ export function mountPlayground(el, host, options = {}) {
   function scheduleHash(now = false) {
     clearTimeout(hashTimer);
     const write = () => {
-      if (destroyed || !token || !opts.syncUrl) return;
+      if (destroyed || !token) return;
       const hash = formatHash({ token, step: currentStep(), view });
+      if (otherHost) otherHost.href = opts.otherHostUrl + hash;
+      if (!opts.syncUrl) return;
       if (hash === lastHash) return;
       lastHash = hash;
       try {
@@ -804,6 +817,7 @@ export function mountPlayground(el, host, options = {}) {
       playerCtl.dispose();
       document.removeEventListener("keydown", onKeyDown);
       inspector.destroy();
+      lossPanel.destroy();
       code.destroy();
       graphView.destroy();
       root.remove();

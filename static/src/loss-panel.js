@@ -1,0 +1,94 @@
+// The loss panel: a training loop's loss at each backward() call, the calls made so far highlighted as the player moves.
+
+import { h, clear, setText } from "./dom.js";
+import { lossSeries, hasLossPlot, lossPointsAt, lossTip } from "./loss-series.js";
+import { createSeriesPlot } from "./plot.js";
+
+const LOSS_COLOR = "#1a73e8";
+
+/**
+ * Shown only for a run with MIN_LOSS_POINTS or more backward() calls on a scalar.
+ * setTimeline(idx) after each run; setMoment(pos) as often as the moment changes (the plot is
+ * redrawn only when the moment crosses a backward call).
+ */
+export function createLossPanel(el, { plotOptions = {} } = {}) {
+  const now = h("span", { class: "gp-loss-now", "data-testid": "loss-now" });
+  const label = h("span", { class: "gp-loss-label" }, "Loss");
+  const head = h("div", { class: "gp-pane-head" }, label, h("span", { class: "gp-spacer" }), now);
+  const body = h("div", { class: "gp-loss-body" });
+  const root = h("section", { class: "gp-loss", "data-testid": "loss-plot", "aria-label": "loss over the run", hidden: true }, head, body);
+  el.append(root);
+  let series = null;
+  let plot = null;
+  let shown = -1;
+  let title = "";
+  let xLabel = "";
+
+  function setTimeline(idx) {
+    series = idx ? lossSeries(idx) : null;
+    shown = -1;
+    if (!series || !hasLossPlot(series)) {
+      series = null;
+      root.hidden = true;
+      el.classList.remove("gp-has-loss");
+      root.dataset.points = "0";
+      plot?.destroy();
+      plot = null;
+      clear(body);
+      return;
+    }
+    root.hidden = false;
+    el.classList.add("gp-has-loss"); // the console gives up some height to the plot
+    root.dataset.points = String(series.points.length);
+    const name = series.name;
+    title = name ? `${name} at each ${name}.backward()` : "the root's value at each backward()";
+    label.textContent = name && name !== "loss" ? `Loss (${name})` : "Loss";
+    label.title = title;
+    const axis = series.loop ? "step (loop iteration)" : "backward() call";
+    if (plot && axis !== xLabel) {
+      plot.destroy();
+      plot = null;
+    }
+    xLabel = axis;
+    if (!plot) {
+      plot = createSeriesPlot(body, {
+        ...plotOptions,
+        testid: "loss-chart",
+        xLabel,
+        color: LOSS_COLOR,
+        height: 130,
+        showTitle: false, // the pane's head says what it is
+        unitTicks: false,
+        hover: true,
+      });
+    }
+  }
+
+  function setMoment(pos) {
+    if (!series) return;
+    const n = lossPointsAt(series, pos);
+    if (n === shown) return;
+    shown = n;
+    root.dataset.past = String(n);
+    const pts = series.points;
+    const cur = n ? pts[n - 1] : null;
+    setText(now, cur ? `step ${cur.k}: ${series.name || "loss"} = ${cur.text}` : "before the first backward()");
+    now.title = cur ? lossTip(series, cur) : "";
+    plot.update(
+      pts.map((p, i) => ({ x: p.k, y: p.value, past: i < n, tip: lossTip(series, p) })),
+      title,
+    );
+  }
+
+  return {
+    setTimeline,
+    setMoment,
+    get series() {
+      return series;
+    },
+    destroy() {
+      plot?.destroy();
+      root.remove();
+    },
+  };
+}

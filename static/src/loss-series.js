@@ -1,0 +1,108 @@
+// The loss over a run: each backward() call's root value, with its loop iteration (pure, no DOM).
+//
+// A training loop calls loss.backward() once per step; the value of the tensor backward starts
+// from is the loss. Only `backward_begin` events of api "backward" count (torch.autograd.grad
+// does not fill .grad and is rarely the loss), and only one-element roots (a loss is a scalar;
+// a root with a `gradient=` argument is not).
+
+import { num, ElementFormatter } from "./format.js";
+
+/** A plot of the loss is worth showing from this many points on. */
+export const MIN_LOSS_POINTS = 2;
+
+function numel(shape) {
+  let n = 1;
+  for (const d of shape || []) n *= d;
+  return n;
+}
+
+/** The number in a one-element tensor value (NaN/±Infinity for the JSON strings), else null. */
+export function scalarOf(value) {
+  if (!value || value.summary || numel(value.shape) !== 1) return null;
+  let v = value.data;
+  while (Array.isArray(v)) {
+    if (v.length !== 1) return null;
+    v = v[0];
+  }
+  v = num(v);
+  return typeof v === "number" ? v : null;
+}
+
+/** A loss as torch prints a 0-dim tensor's number (`0.2512`, `1.2346e-05`, `nan`). */
+export function formatLoss(v, dtype = "float32") {
+  return new ElementFormatter([v], dtype).bare(v);
+}
+
+/**
+ * The backward roots' values over the run of an index (timeline-state.js buildIndex):
+ *
+ *   {points: [{k, at, step, line, loop, root, name, value, text, dtype}], name, loop}
+ *
+ * `k` counts the points from 0 (the x of a plot: a training loop's step when it runs from 0),
+ * `at` is the index of the backward_begin event (the point is in the past at moments > at),
+ * `step`/`line` the statement that called backward, `loop` its loop iterations (outermost
+ * first), `value` the root's number when backward began (NaN/Infinity kept), `text` it as torch
+ * prints it. `name` is the roots' common name (or null), `loop` whether every call was in a loop.
+ */
+export function lossSeries(idx) {
+  const points = [];
+  const latest = new Map(); // tensor id -> its latest value so far
+  let e = 0;
+  idx.steps.forEach((step, s) => {
+    for (; e < idx.stepEnd[s]; e++) {
+      const ev = idx.events[e];
+      if ((ev.event === "tensor_created" || ev.event === "inplace") && ev.value) {
+        latest.set(ev.tensor, ev.value);
+      } else if (ev.event === "backward_begin" && ev.api === "backward" && ev.root) {
+        const entry = idx.tensors.get(ev.root);
+        const value = latest.get(ev.root) ?? entry?.value ?? null;
+        const v = scalarOf(value);
+        if (v == null) continue;
+        points.push({
+          k: points.length,
+          at: e,
+          step: s,
+          line: step.line,
+          loop: [...(step.loop || [])],
+          root: ev.root,
+          name: entry?.name ?? null,
+          value: v,
+          text: formatLoss(v, value.dtype),
+          dtype: value.dtype,
+        });
+      }
+    }
+    // `.data = ...` changes a value with no event of its own: the step's state says so
+    for (const [id, rec] of Object.entries(step.state || {})) if (rec?.value) latest.set(id, rec.value);
+  });
+  const names = new Set(points.map((p) => p.name));
+  return {
+    points,
+    name: names.size === 1 ? [...names][0] : null,
+    loop: points.length > 0 && points.every((p) => p.loop.length > 0),
+  };
+}
+
+/** Whether a run's series makes a loss plot: MIN_LOSS_POINTS backward calls with scalar roots. */
+export function hasLossPlot(series) {
+  return series.points.length >= MIN_LOSS_POINTS;
+}
+
+/** How many points have happened by moment `pos` (their backward began): a binary search. */
+export function lossPointsAt(series, pos) {
+  const pts = series.points;
+  let lo = 0;
+  let hi = pts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pts[mid].at < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The hover text of a point: its step, its value and where it was computed. */
+export function lossTip(series, p) {
+  const where = p.loop.length ? `line ${p.line}, loop iteration ${p.loop.join(".")}` : `line ${p.line}`;
+  return `step ${p.k}: ${series.name || "loss"} = ${p.text} (${where})`;
+}
