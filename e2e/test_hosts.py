@@ -67,3 +67,48 @@ def test_browser_host_cold_load_with_a_link_and_edit_round_trips(guarded, site_s
         "edit_host_ms_median": statistics.median(r["host_ms"] for r in edits),
         # click -> the new graph drawn and the edit's step played (the UI auto-plays it)
         "edit_to_drawn_ms_median": round(statistics.median(latencies), 1)})
+
+
+# Clicks a button found through any shadow roots (Panel renders the UI in one) and waits, one
+# animation frame at a time, until the UI has drawn the reply it asked for.
+_CLICK_UNTIL_DRAWN = """async (testid) => {
+  const find = (sel, root = document) => {
+    const hit = root.querySelector(sel);
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { const inner = find(sel, el.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  const ui = find('[data-testid=playground]');
+  const button = find(`[data-testid=${testid}]`);
+  const before = ui.dataset.results;
+  const t0 = performance.now();
+  button.click();
+  while (ui.dataset.results === before) await new Promise((r) => requestAnimationFrame(r));
+  return performance.now() - t0;
+}"""
+
+
+def test_edit_latency_on_each_host(page, host):
+    """Click -> the edited program's graph drawn, on the seed and on a 100-node program:
+    recorded (the issue's targets: 150 ms on the server, 100 ms per edit in the worker)."""
+    kind, url = host
+    figures = {}
+    for label, program in (("seed", None), ("100-node", big_program(34))):
+        page.goto("about:blank")  # a new hash alone would not reload the page
+        open_app(page, url, None if program is None else "p=" + encode(program))
+        assert page.locator("[data-testid=node]").count() >= (100 if program else 3)
+        times = []
+        for i in range(6):
+            node(page, "x").focus()
+            page.keyboard.press("Enter")
+            page.get_by_test_id("set-value-input").fill(f"[{i + 1}.5]" if program is None
+                                                       else f"[0.{i + 1}, -0.25]")
+            times.append(page.evaluate(_CLICK_UNTIL_DRAWN, "set-value"))
+            wait_idle(page)
+            assert f"{i + 1}.5" in field(page, "x", "value") or f"0.{i + 1}" in field(
+                page, "x", "value")
+        figures[label] = {"median_ms": round(statistics.median(times), 1),
+                          "max_ms": round(max(times), 1)}
+    _record(f"{kind}-edit-latency", figures)
