@@ -120,3 +120,20 @@ def test_player_steps_scrubs_and_answers_the_keyboard(page, host):
     expect(page.get_by_test_id("play")).to_have_attribute("data-playing", "true")
     page.keyboard.press("Space")
     expect(page.get_by_test_id("play")).to_have_attribute("data-playing", "false")
+
+
+def test_a_dragged_node_keeps_its_place_across_an_edit(page, host):
+    open_app(page, host[1])
+    y = node(page, "y")
+    before = y.get_attribute("transform")
+    box = y.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 40, box["y"] + 130, steps=8)
+    page.mouse.up()
+    moved = y.get_attribute("transform")
+    assert moved != before
+    text = code_text(page)
+    set_code(page, text.rstrip("\n") + "\n# an unrelated comment\nw = x * 10\n")
+    expect(node(page, "w")).to_be_visible()
+    assert node(page, "y").get_attribute("transform") == moved
