@@ -64,12 +64,12 @@ def _shape_list(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def modified_inplace(t, producer: str | None, expected: int) -> str:
+def modified_inplace(t, producer: str | None, expected: int, output_nr: int = 0) -> str:
     where = ""
     if producer is not None:
         # torch names the node without its "Backward<N>" suffix here: "output 0 of Exp"
         short = _BACKWARD_SUFFIX.sub("", producer)
-        where = f", which is output 0 of {short},"
+        where = f", which is output {output_nr} of {short},"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [{tensor_type_name(t)} {_shape_list(t.shape)}]{where} is at version "
@@ -127,3 +127,38 @@ CREATE_GRAPH_CYCLE_WARNING = (
     "cycle and avoid the leak. (Triggered internally at "
     "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
+
+
+_MULTI_OUTPUT_VIEW = (
+    " This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one."
+)
+_NO_GRAD_VIEW = (
+    " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+
+
+def view_inplace(t, fn, indirect: bool) -> str:
+    """torch's handle_view_on_rebase: view t (made by a function returning several views, or
+    with grad mode off) is being changed in place (indirect: its base or another view of it
+    was). fn: the grad_fn t has, or would have had had it been recorded, or None."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    creation = t._creation
+    name = None if fn is None else _BACKWARD_SUFFIX.sub("", fn.name())
+    if creation == "no_grad" or fn is None:
+        prefix = ("A view was created in" if fn is None else
+                  f"Output {t._output_nr} of {name} is a view of a view which was created in")
+        msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        msg = f"Output {t._output_nr} of {name} is a view and {modified} modified inplace."
+    return msg + (_MULTI_OUTPUT_VIEW if creation == "multi" else _NO_GRAD_VIEW)
+
+
+def index_put_dtypes(dst, src) -> str:
+    return ("Index put requires the source and destination dtypes match, got "
+            f"{_TYPE_NAMES[dst.name]} for the destination and {_TYPE_NAMES[src.name]} for the "
+            "source.")

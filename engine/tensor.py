@@ -51,6 +51,12 @@ class Tensor:
     _grad_acc = None  # cached AccumulateGrad node of a leaf that requires grad
     _wrapped = False  # a Python number turned into a tensor for an operation
     _view_chain = None  # for a view: the (op, args) steps that make it from its base
+    _output_nr = 0  # which output of its grad_fn this is (unbind's node has several)
+    # torch's CreationMeta of a view that may not be changed in place: "multi" (an output of a
+    # function that returns several views, or a view of one), "no_grad" (made with grad mode
+    # off); None for any other tensor. `_view_version` is its version when it was made.
+    _creation = None
+    _view_version = 0
 
     # -- construction (internal; users call engine.tensor and the factories) ------------------
     @classmethod
@@ -146,11 +152,27 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._creation is not None:
+            self._check_view()
         return self._grad_fn
 
     @property
     def is_leaf(self) -> bool:
+        if self._creation is not None:
+            self._check_view()
         return self._grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    def _check_view(self) -> None:
+        """torch reads a view's grad_fn only after checking that neither the view nor its base
+        changed since it was made; for the views that may not be changed in place (see
+        `_creation`) a change is an error, raised wherever the grad_fn is needed."""
+        if self._vc[0] != self._view_version and (self._grad_fn is not None
+                                                   or self._base._requires_grad):
+            raise RuntimeError(errors.view_inplace(self, self._grad_fn, indirect=True))
 
     @property
     def retains_grad(self) -> bool:
@@ -212,20 +234,27 @@ class Tensor:
     def retain_grad(self) -> None:
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None:  # leaves keep their grad anyway
+        node = self.grad_fn
+        if node is None:  # leaves keep their grad anyway
             return
         self._retains_grad = True
-        self._grad_fn._retains_grad_hooks = self
+        if node.out_shape is None:  # a node with several outputs keeps one entry per output
+            kept = node._retains_grad_hooks
+            if kept is None:
+                kept = node._retains_grad_hooks = [None] * len(node.out_shapes)
+            kept[self._output_nr] = self
+        else:
+            node._retains_grad_hooks = self
 
     def register_hook(self, hook):
         """Run hook(grad) when this tensor's gradient is computed; it may return a new one."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
+        node = self.grad_fn
+        if node is None:
             if self._hooks is None:
                 self._hooks = []
             return HookHandle(self._hooks, (hook, self))
-        node = self._grad_fn
         if node._tensor_pre_hooks is None:
             node._tensor_pre_hooks = []
         return HookHandle(node._tensor_pre_hooks, (hook, self))
@@ -306,12 +335,18 @@ class Tensor:
     # -- printing -----------------------------------------------------------------------------
     def __repr__(self) -> str:
         fn = self._grad_fn
+        name = fn.class_name() if fn is not None else None
+        if self._creation is not None:
+            try:
+                self._check_view()
+            except RuntimeError:
+                name = "Invalid"  # torch prints this where reading grad_fn would raise
         return format_tensor(
             B.tolist(self._data),
             B.shape(self._data),
             self._dtype.name,
             requires_grad=self._requires_grad and fn is None,
-            grad_fn=fn.class_name() if fn is not None else None,
+            grad_fn=name,
         )
 
     __str__ = __repr__

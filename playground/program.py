@@ -192,8 +192,8 @@ TENSOR_ATTRS = frozenset((
     "detach_", "device", "dim", "double", "dtype", "element_size", "expand", "expand_as", "fill_",
     "float", "grad", "grad_fn", "int", "is_contiguous", "is_cuda", "is_floating_point",
     "is_leaf", "item", "long", "ndim", "nelement", "new_full", "new_ones", "new_tensor",
-    "new_zeros", "normal_", "numel", "register_hook", "repeat", "requires_grad", "requires_grad_",
-    "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as", "uniform_",
+    "new_zeros", "normal_", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
+    "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as", "uniform_",
     "view", "view_as", "zero_",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",

@@ -155,6 +155,13 @@ def _mask(T):
     return T.tensor([[True, False, True, True], [False, True, False, True], [True] * 4])
 
 
+def _assign(T, a, index, v):
+    """y[index] = v into a non-leaf y made from a; squared, so second derivatives see it."""
+    y = a * 1.5
+    y[index] = v
+    return y * y
+
+
 CASES = [
     # + - * / with broadcasting
     Case("add_vec", lambda T, a, b: a + b, (4,), (4,)),
@@ -277,6 +284,19 @@ CASES = [
     Case("index_column_list", lambda T, a: a[:, [1, 1, 0]], (2, 3)),
     Case("index_bool_mask", lambda T, a: a[_mask(T)], (3, 4)),
     Case("index_bool_rows", lambda T, a: a[T.tensor([True, False, True])], (3, 2)),
+    # several outputs: unbind and iteration (one UnbindBackward0 node)
+    Case("unbind_rows", lambda T, a: (lambda r: r[0] * r[2] + r[1])(a.unbind(0)), (3, 2)),
+    Case("unbind_unused_outputs", lambda T, a: a.unbind(1)[1] * 2, (2, 3)),
+    Case("iterate_rows", lambda T, a: T.stack(list(a)[::-1], 1), (3, 2)),
+    # assignment through index tensors (IndexPutBackward0; on a view, CopySlices)
+    Case("setitem_index_tensor", lambda T, a, v: _assign(T, a, T.tensor([0, 2]), v), (4,), (2,)),
+    Case("setitem_bool_mask_number", lambda T, a, v: _assign(T, a, _mask(T), v), (3, 4), ()),
+    Case("setitem_columns_broadcast",
+         lambda T, a, v: _assign(T, a, (slice(None), T.tensor([1, 3])), v), (3, 4), (2,)),
+    Case("setitem_view_copyslices",
+         lambda T, a, v: _assign(T, a, (slice(1, None), T.tensor([0, 2])), v), (3, 4), (2, 2)),
+    Case("index_put_accumulate",
+         lambda T, a, v: T.index_put(a, (T.tensor([1, 1, 0]),), v, True), (3, 2), (3, 2)),
     # combining
     Case("cat_dim0", lambda T, a, b: T.cat([a, b]), (2, 3), (1, 3)),
     Case("cat_dim1", lambda T, a, b: T.cat([a, b, a], dim=1), (2, 1), (2, 2)),
@@ -329,7 +349,9 @@ SECOND = [
     "softmax_last", "log_softmax_last", "matmul_1d_1d", "matmul_2d_1d", "matmul_1d_2d",
     "matmul_2d_2d", "matmul_3d_2d", "matmul_3d_3d", "matmul_broadcast_batch", "sum_full",
     "mean_dim", "index_slice_step", "index_int_list_repeats", "index_bool_mask", "where",
-    "maximum", "amax_dim", "max_dim", "composite_mlp",
+    "maximum", "amax_dim", "max_dim", "composite_mlp", "unbind_rows", "iterate_rows",
+    "setitem_index_tensor", "setitem_bool_mask_number", "setitem_view_copyslices",
+    "index_put_accumulate",
 ]
 
 

@@ -137,3 +137,27 @@ def test_nothing_is_reported_without_an_observer():
     x = torch.tensor([1.0], requires_grad=True)
     (x * 2).sum().backward()
     assert x.grad.tolist() == [2.0]
+
+
+def test_node_with_several_outputs_gets_each_edge_and_reports_them_joined():
+    """UnbindBackward0 is one node for all its outputs: edges into it carry the output's
+    number, node_begin reports the outputs' gradients stacked (zeros where none arrived)."""
+    edges = []
+
+    class Edges(Recorder):
+        def edge(self, node, next_node, input_nr, grad):
+            super().edge(node, next_node, input_nr, grad)
+            edges.append((node.name(), input_nr, node.next_functions[input_nr][1]))
+
+    rec = Edges()
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    with observe(rec):
+        a, b, c = x * 1
+        (a * c * 3).sum().backward()
+    assert [e for e in rec.events if e[0] == "created"][1:4] == [
+        ("created", "UnbindBackward0", True, 1)] * 3
+    assert ("node_begin", "UnbindBackward0", [[15.0, 18.0], [0.0, 0.0], [3.0, 6.0]]) in rec.events
+    # the edge event's input_nr is the edge's place in next_functions; the output's number
+    # (the target's input_nr) is next_functions[i][1]
+    assert ("MulBackward0", 0, 0) in edges and ("MulBackward0", 1, 2) in edges
+    assert x.grad.tolist() == [[15.0, 18.0], [0.0, 0.0], [3.0, 6.0]]

@@ -420,6 +420,10 @@ def test_allow_unused_returns_none(T):
     gx, gu = T.autograd.grad((x * 2).sum(), [x, unused], materialize_grads=True)
     assert gu.tolist() == [0.0]
     assert x.grad is None and unused.grad is None  # autograd.grad never accumulates
+    y = x * 3
+    y.retain_grad()
+    T.autograd.grad((y * y).sum(), [x])
+    assert x.grad is None and y.grad.tolist() == [6.0]  # but retained grads are filled
     raises(RuntimeError, "One of the differentiated Tensors does not require grad",
            lambda: T.autograd.grad((x * 2).sum(), [T.ones(1)]))
 
@@ -591,3 +595,95 @@ def test_fstring_of_0dim_tensor_prints_its_number(T):
     (w * x + 1.0).backward()
     assert f"{x.grad}" == "3.0" and f"{w.grad}" == "2.0" and f"{x.grad:.2f}" == "3.00"
     assert f"{T.tensor([3.0])}" == "tensor([3.])"
+
+
+# -- 7. several outputs, views that may not change in place, assignment through an index ------
+
+MULTI_OUTPUT_VIEW = (
+    " This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by "
+    "an out-of-place one."
+)
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
+
+
+def test_unbind_outputs_share_one_node(T):
+    x = leaf(T, [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    y = x * 2
+    a, b, c = y  # iterating is unbind(0)
+    assert a.grad_fn is b.grad_fn is c.grad_fn
+    assert a.grad_fn.name() == "UnbindBackward0" and a.grad_fn.next_functions == (
+        (y.grad_fn, 0),)
+    assert [a.output_nr, b.output_nr, c.output_nr] == [0, 1, 2]
+    assert a._base is y and not a.is_leaf
+    assert [t.grad_fn.name() for t in list(y) + list(T.unbind(y, 1))] == ["UnbindBackward0"] * 5
+    s = a * c
+    assert s.grad_fn.next_functions == ((a.grad_fn, 0), (a.grad_fn, 2))
+    seen = []
+    b.register_hook(seen.append)
+    b.retain_grad()
+    s.sum().backward()
+    # b got no gradient: its hook sees None, its .grad stays None, its row of x.grad is zeros
+    assert seen == [None] and b.grad is None
+    assert x.grad.tolist() == [[20.0, 24.0], [0.0, 0.0], [4.0, 8.0]]
+
+
+def test_unbind_outputs_may_not_change_in_place(T):
+    x = leaf(T, [[1.0, 2.0], [3.0, 4.0]])
+    y = x * 1
+    a, b = y
+    raises(RuntimeError, "Output 1 of Unbind is a view and is being modified inplace."
+           + MULTI_OUTPUT_VIEW, lambda: b.add_(1))
+    raises(RuntimeError, "Output 0 of Slice is a view and is being modified inplace."
+           + MULTI_OUTPUT_VIEW, lambda: a[0:1].mul_(2))
+    assert y._version == 0
+    with T.no_grad():
+        a.add_(1)  # allowed, but a's history is now unusable, and so is b's
+    assert repr(a) == "tensor([2., 3.], grad_fn=<Invalid>)"
+    changed = ("Output 1 of Unbind is a view and its base or another view of its base has been "
+               "modified inplace." + MULTI_OUTPUT_VIEW)
+    raises(RuntimeError, changed, lambda: b * 2)
+    raises(RuntimeError, changed, lambda: b.grad_fn)
+
+
+def test_inplace_on_view_made_under_no_grad_raises(T):
+    x = leaf(T, [1.0, 2.0, 3.0])
+    y = x * 1
+    with T.no_grad():
+        v = y[1:]
+    raises(RuntimeError, NO_GRAD_VIEW, lambda: v.mul_(2))
+    with T.no_grad():
+        v.mul_(2)  # both inside no_grad: fine
+    assert y.tolist() == [1.0, 4.0, 6.0] and y.grad_fn.name() == "MulBackward0"
+
+
+def test_assignment_through_index_tensor_records_index_put(T):
+    x = leaf(T, [1.0, 2.0, 3.0, 4.0])
+    idx = T.tensor([0, 2])
+
+    def into_leaf():
+        x[idx] = 5.0
+
+    raises(RuntimeError, LEAF_INPLACE, into_leaf)
+    v = leaf(T, [10.0, 20.0])
+    y = x * 2
+    y[idx] = v
+    assert y.grad_fn.name() == "IndexPutBackward0" and y._version == 1
+    (mul, _), (acc, _) = y.grad_fn.next_functions
+    assert mul.name() == "MulBackward0" and acc.variable is v
+    y.backward(T.tensor([1.0, 2.0, 3.0, 4.0]))
+    assert x.grad.tolist() == [0.0, 4.0, 0.0, 8.0]  # the written positions get nothing
+    assert v.grad.tolist() == [1.0, 3.0]  # the values get the gradient at their positions
+    z = T.zeros(4)  # does not require grad, but the value does
+    z[T.tensor([True, False, False, True])] = v
+    assert z.grad_fn.name() == "IndexPutBackward0" and z.requires_grad and not z.is_leaf
+    w = x * 1
+    w[1:][T.tensor([0])] = 0.0  # through a view: the base's history is rewritten
+    assert w.grad_fn.name() == "torch::autograd::CopySlices"
+    assert w.tolist() == [1.0, 0.0, 3.0, 4.0]

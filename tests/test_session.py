@@ -188,6 +188,19 @@ PROGRAMS = {
         b.sum().backward()
         print(a.grad)
     """),
+    "unbind_and_index_put": prog("""
+        import torch
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        a, b, c = x * 2
+        b.retain_grad()
+        (a * c).sum().backward()
+        print(x.grad, b.grad, a.output_nr, c.output_nr)
+        y = x * 1
+        y[torch.tensor([0, 2])] = torch.tensor([9.0, 9.0])
+        y[y > 8] = 0.0
+        y.sum().backward()
+        print(x.grad)
+    """),
     "mlp_sgd": prog("""
         import torch
         import torch.nn as nn
@@ -751,3 +764,16 @@ def test_attribute_assignments_show_in_the_step_state():
     assert tl["steps"][1]["state"][x["id"]]["requires_grad"] is False
     assert s2["requires_grad"] is True and "value" not in s2
     assert s3["value"]["data"] == [0.0, 0.0, 0.0] and x["value"]["data"] == [0.0, 0.0, 0.0]
+
+
+def test_unbind_is_one_node_in_the_timeline():
+    tl = run(PROGRAMS["unbind_and_index_put"])
+    created = [e for e in events(tl, "tensor_created") if e["op"] == "UnbindBackward0"]
+    assert len(created) == 3 and len({e["node"] for e in created}) == 1
+    node = created[0]["node"]
+    into = sorted(e["input_nr"] for e in tl["edges"]["autograd"] if e["to"] == node)
+    assert into == [0, 2]  # a and c are outputs 0 and 2 of the one node
+    begin = [e for e in events(tl, "node_begin") if e["node"] == node]
+    assert data(begin[0]["gradient"]) == [[10.0, 12.0], [0.0, 0.0], [2.0, 4.0]]
+    assert "IndexPutBackward0" in [e["grad_fn"] for e in events(tl, "inplace")]
+    assert [c["text"] for c in tl["console"]][-1].startswith("tensor([[20., 24.],")

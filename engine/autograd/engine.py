@@ -201,12 +201,16 @@ def run_backward(
     `inputs` (None where none arrived).
     """
     obs = _observer.state.observer
-    root_edges = []
+    root_edges = []  # the node each root's gradient goes to, and through which input_nr
+    root_nrs = []
     for i, r in enumerate(roots):
-        if r._grad_fn is not None:
-            root_edges.append(r._grad_fn)
+        fn = r.grad_fn
+        if fn is not None:
+            root_edges.append(fn)
+            root_nrs.append(r._output_nr)
         elif r._requires_grad:
             root_edges.append(r._grad_accumulator())
+            root_nrs.append(0)
         else:
             raise RuntimeError(errors.no_grad_fn(i))
 
@@ -216,7 +220,9 @@ def run_backward(
     if inputs is not None:
         targets = []
         for t in inputs:
-            node = t._grad_fn if t._grad_fn is not None else t._grad_accumulator()
+            node = t.grad_fn
+            if node is None:
+                node = t._grad_accumulator()
             capture_at.setdefault(node, []).append(t)
             targets.append(node)
 
@@ -242,13 +248,16 @@ def run_backward(
         g._dtype is _expected_meta(node)[1] for node, g in zip(root_edges, grad_roots))
     task = _GraphTask(create_graph, retain_graph, accumulate, needed, obs, arrays, deps)
     buffers = task.buffers
-    for node, g in zip(root_edges, grad_roots):
+    for node, nr, g in zip(root_edges, root_nrs, grad_roots):
         if needed is not None and node not in needed:
             continue
         if arrays:
             g = g._data
-        prev = buffers.get(node)
-        buffers[node] = g if prev is None else _add_grads(prev, g, create_graph)
+        if node.out_shape is None:
+            task.buffer_output(node, nr, g)
+        else:
+            prev = buffers.get(node)
+            buffers[node] = g if prev is None else _add_grads(prev, g, create_graph)
         deps[node] -= 1
         if deps[node] == 0:
             task.push(node)
@@ -290,6 +299,11 @@ def run_backward(
                     _accumulate(var, _as_tensor(grad, var._dtype) if arrays else grad,
                                 create_graph, None)
                     continue
+            if node.out_shape is None:
+                if arrays and grad is not None:
+                    grad = [None if g is None else _as_tensor(g, node.out_dtype) for g in grad]
+                task.execute_multi(node, grad, capture_at, captured)
+                continue
             if arrays and grad is not None:
                 grad = _as_tensor(grad, _expected_meta(node)[1])
             task.execute(node, grad, capture_at, captured)
@@ -347,7 +361,7 @@ class _GraphTask:
                 if node._tensor_pre_hooks:
                     grad = _run_tensor_hooks(node._tensor_pre_hooks, grad, obs)
                 retained = node._retains_grad_hooks
-                if retained is not None and accumulate:
+                if retained is not None:  # also in autograd.grad, as in torch
                     _retain(retained, grad, obs, create_graph)
             if node._pre_hooks:
                 for fn in list(node._pre_hooks):
@@ -390,6 +404,70 @@ class _GraphTask:
         if obs is not None:
             obs.node_end(node)
 
+    def execute_multi(self, node, grads, capture_at, captured) -> None:
+        """execute() for a node with several outputs: `grads` has one gradient per output
+        (None for an output no gradient reached), or is None when none reached any. Tensor
+        hooks then run for every output, with None where it got nothing, as in torch."""
+        create_graph, accumulate, needed, obs = (self.create_graph, self.accumulate, self.needed,
+                                                 self.obs)
+        arrived = grads is not None
+        if not arrived:
+            grads = [None] * len(node.out_shapes)
+        else:
+            if node._tensor_pre_hooks:
+                for fn, tensor in list(node._tensor_pre_hooks):
+                    k = tensor._output_nr
+                    out = fn(grads[k])
+                    if obs is not None:
+                        obs.hook(tensor, grads[k], out)
+                    if out is not None:
+                        grads[k] = out
+            retained = node._retains_grad_hooks
+            if retained is not None:
+                for k, tensor in enumerate(retained):
+                    if tensor is not None and grads[k] is not None:
+                        _retain(tensor, grads[k], obs, create_graph)
+            if node._pre_hooks:
+                for fn in list(node._pre_hooks):
+                    out = fn(tuple(grads))
+                    if out is not None:
+                        grads = list(out)
+        if node in capture_at:
+            for t in capture_at[node]:
+                g = grads[t._output_nr]
+                if g is None:
+                    continue
+                if accumulate:
+                    _retain(t, g, obs, create_graph)
+                else:
+                    prev = captured.get(id(t))
+                    captured[id(t)] = g if prev is None else _add_grads(prev, g, create_graph)
+            if needed is not None and not _leads_to_needed(node, needed):
+                return
+        arrived = arrived and any(g is not None for g in grads)
+        if obs is not None:
+            obs.node_begin(node, node.joined_grad(grads) if arrived else None)
+        if arrived:
+            grads_in = node.backward(grads)
+        else:
+            grads_in = (None,) * len(node.next_functions)
+        if node._hooks:
+            for fn in list(node._hooks):
+                fn(grads_in, tuple(grads))
+        if not self.retain_graph:
+            node._release()
+        self.deliver(node, grads_in)
+        if obs is not None:
+            obs.node_end(node)
+
+    def buffer_output(self, node, nr, g) -> None:
+        """Add g to what arrived for output nr of a node with several outputs."""
+        buf = self.buffers.get(node)
+        if buf is None:
+            buf = self.buffers[node] = [None] * len(node.out_shapes)
+        prev = buf[nr]
+        buf[nr] = g if prev is None else _add_grads(prev, g, self.create_graph)
+
     def deliver(self, node, grads_in) -> None:
         """Send each gradient along its edge (validated, and added to what already arrived
         there), and queue the nodes that have now received everything they wait for."""
@@ -397,16 +475,20 @@ class _GraphTask:
                                               self.deps)
         ready, tiebreak = self.ready, self.tiebreak
         i = -1
-        for (nxt, _), g in zip(node.next_functions, grads_in):
+        for (nxt, nr), g in zip(node.next_functions, grads_in):
             i += 1
             if nxt is None or (needed is not None and nxt not in needed):
                 continue
             if g is not None:
+                multi = False
                 if type(nxt) is AccumulateGrad:
                     var = nxt.variable
                     shape, dtype = B.shape(var._data), var._dtype
                 else:
                     shape, dtype = nxt.out_shape, nxt.out_dtype
+                    if shape is None:  # a node with several outputs: nr says which
+                        multi = True
+                        shape = nxt.out_shapes[nr]
                 if arrays:
                     if isinstance(g, Tensor):  # from a formula that ran on Tensors
                         g = g._data
@@ -414,8 +496,11 @@ class _GraphTask:
                         g = _validate(node, i, g, shape, dtype)
                 elif g._dtype is not dtype or g._data.shape != shape:
                     g = _validate(node, i, g, shape, dtype)
-                prev = buffers.get(nxt)
-                buffers[nxt] = g if prev is None else _add_grads(prev, g, self.create_graph)
+                if multi:
+                    self.buffer_output(nxt, nr, g)
+                else:
+                    prev = buffers.get(nxt)
+                    buffers[nxt] = g if prev is None else _add_grads(prev, g, self.create_graph)
             if obs is not None:
                 obs.edge(node, nxt, i, g)
             n = deps[nxt] - 1

@@ -10,6 +10,12 @@ An op subclasses Function and writes
 Flags: `saves_result` (backward needs the output), `is_view` (output shares the input's memory),
 `array_backward` (see below).
 
+An op with several outputs (unbind) is run by `apply_multi`: its forward returns a list of
+arrays, one node is shared by all the outputs, and each output has its own `output_nr`, the
+input_nr of the edges that lead to it. Its backward gets a list with one gradient per output
+(None for an output no gradient reached) and `joined_grad(grads)` gives them as the one tensor
+the observer reports. Such a node has `out_shape` None and `out_shapes`, one per output.
+
 An op whose backward uses only + - * / and unary - on its values, Python numbers, and the
 functions of engine/ops/formulas.py sets `array_backward = True`. When nothing records (no
 create_graph, hooks, retained grads, `inputs` or observer), the engine then runs that same
@@ -20,6 +26,7 @@ have the gradient's dtype, where the arrays' own type promotion agrees with torc
 
 from __future__ import annotations
 
+from .. import backend as B
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
@@ -74,10 +81,17 @@ class Function(Node):
 def edge_to(t: Tensor):
     """The (node, input_nr) pair through which a gradient reaches tensor t."""
     if t._grad_fn is not None:
-        return (t._grad_fn, 0)
+        return (t._grad_fn, 0) if t._creation is None else _view_edge(t)
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
     return (None, 0)
+
+
+def _view_edge(t: Tensor):
+    """The edge to a view with a CreationMeta (see Tensor._creation): reading its grad_fn is
+    checked, and an output of a node with several outputs has its own input_nr."""
+    t._check_view()
+    return (t._grad_fn, t._output_nr)
 
 
 _NO_EDGE = (None, 0)
@@ -108,11 +122,11 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
     if record:
         needs = []
         edges = []
-        for t in inputs:
+        for t in inputs:  # as _record_edges, inline
             fn = t._grad_fn
             if fn is not None:
                 needs.append(True)
-                edges.append((fn, 0))
+                edges.append((fn, 0) if t._creation is None else _view_edge(t))
             elif t._requires_grad:
                 needs.append(True)
                 acc = t._grad_acc
@@ -147,9 +161,68 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
     return out
 
 
-def _mark_view(out: Tensor, src: Tensor, cls, args) -> None:
+def _record_edges(node, inputs) -> None:
+    """Make `node` a graph node with one edge per input. (apply() has this loop inline: it
+    is the engine's hottest.)"""
+    needs = []
+    edges = []
+    for t in inputs:
+        fn = t._grad_fn
+        if fn is not None:
+            needs.append(True)
+            edges.append((fn, 0) if t._creation is None else _view_edge(t))
+        elif t._requires_grad:
+            needs.append(True)
+            acc = t._grad_acc
+            edges.append((acc if acc is not None else t._grad_accumulator(), 0))
+        else:
+            needs.append(False)
+            edges.append(_NO_EDGE)
+    node._needs = needs
+    node.next_functions = tuple(edges)
+    node._seq = next(_sequence)
+    node._saved = ()
+    node._freed = False
+
+
+def apply_multi(cls, inputs: tuple, *args) -> tuple:
+    """apply() for an op with several outputs: one node shared by all of them, output k
+    reached through input_nr k. Returns the outputs as a tuple."""
+    node = cls.__new__(cls)
+    record = grad_mode.state.grad_enabled and any(t._requires_grad for t in inputs)
+    if record:
+        _record_edges(node, inputs)
+    else:
+        node._needs = None
+    datas = node.forward(*inputs, *args)
+    outs = tuple(Tensor._make(d, None, record) for d in datas)
+    if record and outs and not outs[0]._dtype.is_floating_point:
+        for out in outs:
+            out._requires_grad = False  # integer and bool results never require grad
+        record = False
+    if record:
+        node.out_shape = None  # see the module docstring: one shape per output instead
+        node.out_shapes = tuple(B.shape(d) for d in datas)
+        node.out_dtype = outs[0]._dtype if outs else None
+        for k, out in enumerate(outs):
+            out._grad_fn = node
+            if k:
+                out._output_nr = k
+    obs = _observer.state.observer
+    for k, out in enumerate(outs):
+        if cls.is_view:
+            step_cls, step_args = node.view_step(k, *args)
+            _mark_view(out, inputs[0], step_cls, step_args, "multi")
+        if obs is not None:
+            obs.tensor_created(out, node if record else None, cls.name_, inputs)
+    return outs
+
+
+def _mark_view(out: Tensor, src: Tensor, cls, args, creation=None) -> None:
     """Views share memory and the version counter with their base, and remember how they
-    were made from it (in-place ops on views replay that, see ops/inplace.py)."""
+    were made from it (in-place ops on views replay that, see ops/inplace.py). A view made
+    with grad mode off, or by a function that returns several views, or a view of one of
+    those, may not be changed in place (torch's CreationMeta, see Tensor._creation)."""
     out._vc = src._vc
     if src._base is not None:
         out._base = src._base
@@ -157,3 +230,10 @@ def _mark_view(out: Tensor, src: Tensor, cls, args) -> None:
     else:
         out._base = src
         out._view_chain = ((cls, args),)
+    if not grad_mode.state.grad_enabled:
+        creation = "no_grad"
+    elif creation is None:
+        creation = src._creation
+    if creation is not None:
+        out._creation = creation
+        out._view_version = src._vc[0]

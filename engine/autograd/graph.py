@@ -29,10 +29,13 @@ class SavedTensor:
         t = self.tensor
         if t._vc[0] != self.version:
             # torch names the node that saved an output, else the tensor's grad_fn *now*
-            producer = self.output_of
-            if producer is None and t._grad_fn is not None:
-                producer = t._grad_fn.name()
-            raise RuntimeError(errors.modified_inplace(t, producer, self.version))
+            # (reading which may itself raise, for a view that may not change in place)
+            producer, nr = self.output_of, 0
+            if producer is None:
+                fn = t.grad_fn
+                if fn is not None:
+                    producer, nr = fn.name(), t._output_nr
+            raise RuntimeError(errors.modified_inplace(t, producer, self.version, nr))
         return t
 
 

@@ -52,3 +52,14 @@ def sin(x):
 
 def cos(x):
     return x.cos() if isinstance(x, Tensor) else B.cos(x)
+
+
+def stack_filled(xs, dim: int, shape, dtype):
+    """stack(xs, dim) with zeros of `shape` in place of each None."""
+    if any(isinstance(x, Tensor) for x in xs):
+        from .shape import stack
+
+        zeros = Tensor._make(B.zeros(shape, dtype.name), dtype)
+        return stack([zeros if x is None else x for x in xs], dim)
+    zeros = B.zeros(shape, dtype.name)
+    return B.stack([zeros if x is None else x for x in xs], dim)

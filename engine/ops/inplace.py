@@ -22,20 +22,31 @@ from ..tensor import Tensor
 from . import arithmetic, unary
 from .helpers import wrap
 from .registry import export
+from .shape import IndexPut
 
 _CAST_NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
 
-def _check_target(self: Tensor, others) -> bool:
-    """Apply rule 1; return whether the op is to be recorded in the graph."""
+def _check_target(self: Tensor, others, fn=False) -> bool:
+    """Apply rule 1; return whether the op is to be recorded in the graph. fn: the grad_fn to
+    name in the error for a view made with grad mode off (setitem makes its view that way,
+    though torch makes it with grad mode on); by default self's."""
     if not grad_mode.state.grad_enabled:
         return False
+    record = self._requires_grad or any(o._requires_grad for o in others)
     base = self._base
-    if base is not None and base._requires_grad and base._grad_fn is None:
-        raise RuntimeError(errors.LEAF_VIEW_INPLACE)
+    if base is not None:
+        # torch's check_inplace: a view that may not change in place (made by a function
+        # returning several views, or with grad mode off) first; torch counts a view of a base
+        # that requires grad as requiring grad
+        if self._creation is not None and (record or base._requires_grad):
+            raise RuntimeError(errors.view_inplace(
+                self, self._grad_fn if fn is False else fn, indirect=False))
+        if (self._requires_grad or base._requires_grad) and base._grad_fn is None:
+            raise RuntimeError(errors.LEAF_VIEW_INPLACE)
     if self._requires_grad and self._grad_fn is None and base is None:
         raise RuntimeError(errors.LEAF_INPLACE)
-    return self._requires_grad or any(o._requires_grad for o in others)
+    return record
 
 
 def _alias(self: Tensor) -> Tensor:
@@ -47,8 +58,8 @@ def _alias(self: Tensor) -> Tensor:
     return t
 
 
-def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str) -> Tensor:
-    record = _check_target(self, others)
+def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=False) -> Tensor:
+    record = _check_target(self, others, view_fn)
     before = _alias(self)
     obs_state = _observer.state
     obs = obs_state.observer
@@ -111,6 +122,15 @@ class CopySlices(Function):
     name_ = "torch::autograd::CopySlices"
 
     def backward(self, grad):
+        if grad_mode.state.grad_enabled:  # create_graph: the same steps, with recorded ops
+            result = grad.clone()
+            region = _replay(result, self.view_chain, record=True)
+            grads = self.fn.backward(region.clone())
+            if grads[0] is None:
+                zero_(region)
+            else:
+                copy_(region, grads[0])
+            return (result, *grads[1:])
         result = Tensor._make(B.copy(grad._data), grad._dtype)
         region = _replay(result, self.view_chain)
         grads = self.fn.backward(Tensor._make(B.copy(region._data), region._dtype))
@@ -130,12 +150,20 @@ class AsStrided(Function):
     def backward(self, grad):
         base_shape, base_dtype = self.base_meta
         out = Tensor._make(B.zeros(base_shape, base_dtype.name), base_dtype)
-        B.assign(_replay(out, self.view_chain)._data, grad._data)
+        if grad_mode.state.grad_enabled:  # create_graph: recorded
+            copy_(_replay(out, self.view_chain, record=True), grad)
+        else:
+            B.assign(_replay(out, self.view_chain)._data, grad._data)
         return (out,)
 
 
-def _replay(t: Tensor, chain) -> Tensor:
-    """Apply a view's recorded steps to t (without recording): a view of t's memory."""
+def _replay(t: Tensor, chain, record=False) -> Tensor:
+    """Apply a view's recorded steps to t (recording them only with `record`, under
+    create_graph): a view of t's memory."""
+    if record:
+        for cls, args in chain:
+            t = apply(cls, (t,), *args)
+        return t
     with grad_mode.no_grad():
         for cls, args in chain:
             t = apply(cls, (t,), *args)
@@ -192,6 +220,18 @@ class Fill(Function):
 
     def backward(self, grad):
         return (grad * 0,)
+
+
+class FillTensor(Function):
+    """fill_ with a 0-dim tensor: its gradient is the sum of the output's."""
+
+    name_ = "FillBackward3"
+
+    def forward(self, a, value):
+        return B.astype(B.expand(value._data, B.shape(a._data)), a._dtype.name)
+
+    def backward(self, grad):
+        return (grad * 0, grad.sum() if self.needs(1) else None)
 
 
 class Copy(Function):
@@ -255,7 +295,10 @@ def zero_(self):
 @export(function=False)
 def fill_(self, value):
     if isinstance(value, Tensor):
-        value = value.item()
+        if value.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        return run_inplace(self, FillTensor, (value,), (), "fill_")
     return run_inplace(self, Fill, (), (value,), "fill_")
 
 
@@ -273,31 +316,77 @@ Tensor.__itruediv__ = lambda self, other: div_(self, other)
 
 
 def setitem(self, index, value):
-    """x[index] = value: copy_ into the indexed view (CopySlices when it needs a gradient)."""
-    with grad_mode.no_grad():
-        target = self[index]
-    is_view = target is self or target._base is not None
-    if is_view:
-        copy_(target, value)
+    """x[index] = value, as torch does it: the basic part of the index makes a view, then value
+    is copied into it (copy_; CopySlices on a view) or, when the index has integer or boolean
+    index tensors, written through them by index_put_ (IndexPutBackward0)."""
+    from .shape import check_index_put_values, index_parts
+
+    with grad_mode.no_grad():  # the view is internal: it records nothing
+        target, advanced = index_parts(self, index, setitem=True)
+    view_fn = False
+    if target is not self and grad_mode.state.grad_enabled:
+        # as if made as torch makes it, with grad mode on: it requires grad when self does
+        # (and would have been recorded, named in errors), and inherits self's CreationMeta
+        target._requires_grad = self._requires_grad
+        target.__dict__.pop("_creation", None)
+        if self._creation is not None:
+            target._creation = self._creation
+            target._view_version = target._vc[0]
+        view_fn = _ViewName(target._view_chain[-1][0].name_) if self._requires_grad else None
+    if not isinstance(value, Tensor):  # a number becomes a 0-dim tensor of target's dtype
+        value = Tensor._make(B.scalar(value, target._dtype.name), target._dtype)
+    if advanced is None:
+        _copy_to(target, value, view_fn)
         return
-    if grad_mode.state.grad_enabled and (self._requires_grad or (
-            isinstance(value, Tensor) and value._requires_grad)):
-        _check_target(self, ())
-        raise NotImplementedError(
-            "gradplay does not yet record assignment through integer or boolean index tensors "
-            "into tensors that require grad (torch's IndexPutBackward0); use torch.where instead"
-        )
-    src = value._data if isinstance(value, Tensor) else B.scalar(value, self._dtype.name)
-    B.setitem(self._data, _plain_index(index), src)
-    self._bump_version("__setitem__")
+    shape = B.shape(value._data)
+    if _lead_ones(shape):  # torch drops the value's leading size-1 dims (a recorded view)
+        value = value.view(shape[_lead_ones(shape):])
+    check_index_put_values(target, advanced, value)
+    advanced.check_bounds()
+    run_inplace(target, IndexPut, (value,), (advanced.index, False), "__setitem__", view_fn)
 
 
-def _plain_index(index):
-    if isinstance(index, tuple):
-        return tuple(_plain_index(i) for i in index)
-    if isinstance(index, Tensor):
-        return index._data
-    return index
+def _lead_ones(shape) -> int:
+    n = 0
+    while n < len(shape) and shape[n] == 1:
+        n += 1
+    return n
+
+
+def _copy_to(dst, src, view_fn) -> None:
+    """torch's copy_to (setitem without index tensors): copy_ a value of dst's shape; fill_
+    with a 0-dim one; else view it without its leading size-1 dims, expand that to dst's
+    shape, and copy_ (the view and the expand are recorded, as in torch)."""
+    dshape, sshape = B.shape(dst._data), B.shape(src._data)
+    if sshape == dshape:
+        run_inplace(dst, Copy, (src,), (), "copy_", view_fn)
+        return
+    if not sshape:
+        run_inplace(dst, FillTensor, (src,), (), "fill_", view_fn)
+        return
+    src = src.view(sshape[_lead_ones(sshape):])
+    if B.shape(src._data) != dshape:
+        src = src.expand(dshape)
+    run_inplace(dst, Copy, (src,), (), "copy_", view_fn)
+
+
+class _ViewName:
+    """Stands for the grad_fn a view would have had, in an error that names it."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def name(self) -> str:
+        return self._name
+
+
+@export(function=False)
+def index_put_(self, indices, values, accumulate=False):
+    from .shape import index_put_args
+
+    advanced = index_put_args(self, indices, values, "index_put_", method=True)
+    return run_inplace(self, IndexPut, (values,), (advanced.index, bool(accumulate)),
+                       "index_put_")
 
 
 Tensor.__setitem__ = setitem

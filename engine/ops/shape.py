@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import backend as B
-from ..autograd.function import Function, apply
+from .. import errors
+from ..autograd.function import Function, apply, apply_multi
 from ..dtypes import by_name
 from ..dtypes import dtype as DType
 from ..tensor import Tensor, warn
@@ -194,6 +195,34 @@ class SelectScatter(Function):
         return (grad.select(self.dim, self.index),)
 
 
+class Unbind(Function):
+    """unbind(dim), and iterating a tensor: one view per index along dim, all of them outputs
+    of one node (output k is x.select(dim, k))."""
+
+    name_ = "UnbindBackward0"
+    is_view = True
+    array_backward = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        lead = (slice(None),) * dim
+        return [B.getitem(a._data, lead + (k, Ellipsis)) for k in range(B.shape(a._data)[dim])]
+
+    def view_step(self, k, dim):
+        """How output k is made from the input, as one step of a view chain."""
+        return Select, (dim, k)
+
+    def backward(self, grads):
+        # torch's unbind_backward: the outputs' gradients stacked, zeros for those with none
+        return (formulas.stack_filled(grads, self.dim, self.out_shapes[0], self.out_dtype),)
+
+    def joined_grad(self, grads):
+        """The gradients of the outputs (Tensors or None) as one tensor, for the observer."""
+        zeros = B.zeros(self.out_shapes[0], self.out_dtype.name)
+        return Tensor._make(B.stack([zeros if g is None else g._data for g in grads], self.dim),
+                            self.out_dtype)
+
+
 class Slice(Function):
     name_ = "SliceBackward0"
     is_view = True
@@ -220,30 +249,57 @@ class SliceScatter(Function):
 
 
 class Index(Function):
-    """Advanced indexing (integer lists/tensors, boolean masks): a copy, not a view."""
+    """Advanced indexing (integer lists/tensors, boolean masks): a copy, not a view. `index`
+    is a backend index (an array, or a tuple of arrays and slices), already checked."""
 
     name_ = "IndexBackward0"
 
     def forward(self, a, index):
-        self.in_shape, self.index = B.shape(a._data), index
-        try:
-            return B.getitem(a._data, index)
-        except IndexError as e:
-            raise IndexError(str(e)) from None
+        self.in_shape, self.dtype, self.index = B.shape(a._data), a._dtype, index
+        return B.getitem(a._data, index)
 
     def backward(self, grad):
-        return (apply(IndexPut, (grad,), self.in_shape, self.index),)
+        zeros = Tensor._make(B.zeros(self.in_shape, self.dtype.name), self.dtype)
+        return (apply(IndexPutImpl, (zeros, grad), self.index, True),)
 
 
 class IndexPut(Function):
+    """index_put(a, index, values, accumulate): a copy of a with values written (or, with
+    accumulate, added) at the index; what `y[idx] = v` records. The values broadcast to the
+    indexing result. When the index repeats a position, the last value written wins (torch
+    leaves that order undefined; on the CPU it is the last too), and with accumulate all add."""
+
     name_ = "IndexPutBackward0"
 
-    def forward(self, g, shape, index):
-        self.index = index
-        return B.index_add(shape, index, g._data, g._dtype.name)
+    def forward(self, a, values, index, accumulate):
+        self.index, self.accumulate = index, accumulate
+        self.values_meta = (B.shape(values._data), values._dtype)
+        out = B.copy(a._data)
+        if accumulate:
+            return B.add(out, B.index_add(B.shape(out), index, values._data, a._dtype.name))
+        B.setitem(out, index, values._data)
+        return out
 
     def backward(self, grad):
-        return (apply(Index, (grad,), self.index),)
+        # derivatives.yaml: self: accumulate ? grad : grad.index_put(indices, zeros_like(values))
+        #                   values: grad.index(indices)  (summed to the values' shape)
+        g_self = g_values = None
+        if self.needs(0):
+            g_self = grad
+            if not self.accumulate:
+                shape, dtype = self.values_meta
+                zeros = Tensor._make(B.zeros(shape, dtype.name), dtype)
+                g_self = apply(IndexPut, (grad, zeros), self.index, False)
+        if self.needs(1):
+            g_values = apply(Index, (grad,), self.index)
+        return g_self, g_values
+
+
+class IndexPutImpl(IndexPut):
+    """Index's backward: the gradient added into zeros at the index (torch's
+    _index_put_impl_ with accumulate=True, so repeated positions add up)."""
+
+    name_ = "IndexPutImplBackward0"
 
 
 class Cat(Function):
@@ -456,17 +512,122 @@ def narrow(input, dim, start, length):
 @export()
 def unbind(input, dim=0):
     dim = wrap_dim(dim, input.ndim)
-    return tuple(select(input, dim, i) for i in range(input.shape[dim]))
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return apply_multi(Unbind, (input,), dim)
 
 
 def _is_advanced(ix) -> bool:
     return isinstance(ix, (list, Tensor)) or B.is_array(ix)
 
 
+def _shape_list(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _flat(v) -> list:
+    if not isinstance(v, list):
+        return [v]
+    out = []
+    for x in v:
+        out.extend(_flat(x))
+    return out
+
+
+class Advanced:
+    """The integer and boolean index tensors of an index, checked as torch checks them against
+    `shape` (the indexed tensor's, after the basic part of the index): `index` is the backend
+    index, `result_shape` the shape of what it selects. The bounds are checked separately
+    (`check_bounds`), because setitem checks the value in between."""
+
+    def __init__(self, shape, parts):
+        """parts: (dim, array, how many dims it consumes, whether it is a mask), in order."""
+        comp_shapes = []  # one per index tensor, a mask counting as one per dim it consumes
+        self.ints = []  # (position among comp_shapes, array, size of the dim it indexes)
+        for d, arr, width, is_mask in parts:
+            if is_mask:
+                mshape = B.shape(arr)
+                for j in range(width):
+                    if mshape[j] != shape[d + j]:
+                        raise IndexError(
+                            f"The shape of the mask {_shape_list(mshape)} at index {j} does not "
+                            f"match the shape of the indexed tensor {_shape_list(shape)} at "
+                            f"index {d + j}")
+                count = int(B.item(B.sum(B.astype(arr, "int64"), None, False)))
+                comp_shapes.extend([(count,)] * max(width, 1))
+            else:
+                self.ints.append((len(comp_shapes), arr, shape[d]))
+                comp_shapes.append(B.shape(arr))
+        try:
+            self.broadcast = tuple(B.broadcast_shapes(*comp_shapes))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                             "with shapes " + ", ".join(map(_shape_list, comp_shapes))) from None
+        # numpy's rule, which torch follows: the indexed dims are replaced by the broadcast
+        # shape in place when they are adjacent, else it goes first
+        first, end = parts[0][0], parts[-1][0] + parts[-1][2]
+        adjacent = all(p[0] == q[0] + q[2] for q, p in zip(parts, parts[1:]))
+        if adjacent:
+            self.result_shape = tuple(shape[:first]) + self.broadcast + tuple(shape[end:])
+        else:
+            used = {d + j for d, _, width, _ in parts for j in range(width)}
+            self.result_shape = self.broadcast + tuple(
+                s for i, s in enumerate(shape) if i not in used)
+        full, d = [], 0
+        for at, arr, width, _ in parts:
+            full.extend([slice(None)] * (at - d))
+            full.append(arr)
+            d = at + width
+        # a single index stays a bare array (so a single mask stays a mask index)
+        self.index = tuple(full) if len(full) != 1 else full[0]
+
+    def check_bounds(self) -> None:
+        """torch's error for the first position (in broadcast order) whose index is out of
+        range, naming the index tensor's position among them as the dimension."""
+        bad = False
+        for _, arr, size in self.ints:
+            if B.numel(arr) and not (-size <= B.item(B.amin(arr, None, False))
+                                     and B.item(B.amax(arr, None, False)) < size):
+                bad = True
+        if not bad:
+            return
+        flat = [(k, _flat(B.tolist(B.expand(arr, self.broadcast))), size)
+                for k, arr, size in self.ints]
+        for pos in range(len(flat[0][1])):
+            for k, values, size in flat:
+                v = values[pos]
+                if not -size <= v < size:
+                    raise IndexError(
+                        f"index {v} is out of bounds for dimension {k} with size {size}")
+
+
+def _index_array(ix):
+    """An integer or boolean index (a Tensor or a list) as a backend array, and whether it is
+    a mask."""
+    if isinstance(ix, Tensor):
+        if ix._dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return ix._data, ix._dtype.name == "bool"
+    if B.is_array(ix):
+        return ix, B.dtype_name(ix) == "bool"
+    return B.array(ix, "int64"), False
+
+
 def getitem(self, index):
     """torch's indexing: ints select, slices slice (skipping ':' of the whole dim), None adds a
     dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
-    bare_slice = isinstance(index, slice)  # x[a:b] always records a Slice, even x[:]
+    out, advanced = index_parts(self, index)
+    if advanced is None:
+        return out
+    advanced.check_bounds()
+    return apply(Index, (out,), advanced.index)
+
+
+def index_parts(self, index, setitem=False):
+    """Apply the basic part of an index (select, slice, unsqueeze: views) and check the rest
+    (integer and boolean index tensors): (view, Advanced or None). A bare slice `x[a:b]`
+    records a Slice even over the whole dim, except in setitem (as in torch)."""
+    bare_slice = isinstance(index, slice) and not setitem
     if not isinstance(index, tuple):
         index = (index,)
     n_real = sum(1 for ix in index if ix is not None and ix is not Ellipsis and not (
@@ -483,7 +644,7 @@ def getitem(self, index):
     out = self
     dim = 0  # position in the result so far
     src_dim = 0  # position in self, for error messages
-    advanced = []  # (dim in the result, index array, how many dims it consumes)
+    advanced = []  # (dim in the result, index array, how many dims it consumes, is a mask)
     for ix in index:
         if ix is Ellipsis:
             dim += nd - n_real
@@ -516,10 +677,10 @@ def getitem(self, index):
             src_dim += 1
             continue
         if _is_advanced(ix):
-            arr = ix._data if isinstance(ix, Tensor) else B.array(ix, "int64")
+            arr, is_mask = _index_array(ix)
             # a boolean mask consumes as many dims as it has; an integer index one
-            width = ix.ndim if isinstance(ix, Tensor) and ix._dtype.name == "bool" else 1
-            advanced.append((dim, arr, width))
+            width = B.ndim(arr) if is_mask else 1
+            advanced.append((dim, arr, width, is_mask))
             dim += width
             src_dim += width
             continue
@@ -527,25 +688,66 @@ def getitem(self, index):
             "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
             "are valid indices (got " + type(ix).__name__ + ")"
         )
-    if advanced:
-        starts = {d: (arr, width) for d, arr, width in advanced}
-        full, d = [], 0
-        while d < out.ndim:
-            if d in starts:
-                arr, width = starts[d]
-                full.append(arr)
-                d += width
-            else:
-                full.append(slice(None))
-                d += 1
-        # drop trailing full slices so a single mask index stays a mask index
-        while full and isinstance(full[-1], slice):
-            full.pop()
-        out = apply(Index, (out,), tuple(full) if len(full) != 1 else full[0])
-    return out
+    if not advanced:
+        return out, None
+    return out, Advanced(B.shape(out._data), advanced)
 
 
 Tensor.__getitem__ = getitem
+
+
+@export(method=False)
+def index_put(input, indices, values, accumulate=False):
+    advanced = index_put_args(input, indices, values, "index_put", method=False)
+    return apply(IndexPut, (input, values), advanced.index, bool(accumulate))
+
+
+@export("index_put", function=False)
+def _index_put_method(self, indices, values, accumulate=False):
+    advanced = index_put_args(self, indices, values, "index_put", method=True)
+    return apply(IndexPut, (self, values), advanced.index, bool(accumulate))
+
+
+def index_put_args(input, indices, values, fn: str, method: bool) -> Advanced:
+    """Check index_put's arguments as torch does (argument positions count `self` only in the
+    function); the index tensors index dims 0, 1, ..."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{fn}(): argument 'indices' (position {1 if method else 2}) must be "
+                        f"tuple of Tensors, not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{fn}(): argument 'values' (position {2 if method else 3}) must be "
+                        f"Tensor, not {type(values).__name__}")
+    parts, dim = [], 0
+    for i, ix in enumerate(indices):
+        if not isinstance(ix, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {0 if method else 1}, "
+                            f"but got {type(ix).__name__}")
+        arr, is_mask = _index_array(ix)
+        width = B.ndim(arr) if is_mask else 1
+        parts.append((dim, arr, width, is_mask))
+        dim += width
+    if not parts:
+        raise RuntimeError("sym_strides() called on an undefined Tensor")  # sic, torch 2.13
+    if dim > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {dim})")
+    advanced = Advanced(B.shape(input._data), parts)
+    check_index_put_values(input, advanced, values)
+    advanced.check_bounds()
+    return advanced
+
+
+def check_index_put_values(target, advanced, values) -> None:
+    """torch's checks of index_put's values: their shape, then their dtype."""
+    vshape, rshape = B.shape(values._data), advanced.result_shape
+    try:
+        ok = tuple(B.broadcast_shapes(vshape, rshape)) == rshape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {_shape_list(vshape)} cannot "
+                           f"be broadcast to indexing result of shape {_shape_list(rshape)}")
+    if values._dtype is not target._dtype:
+        raise RuntimeError(errors.index_put_dtypes(target._dtype, values._dtype))
 
 
 @export(palette={"code": "torch.cat([{0}, {1}])", "arity": 2, "group": "shape",

@@ -2994,6 +2994,496 @@ def op_indexing_multidim_bool_mask_and_lists(torch, rec):
     rec.value("x.grad", x.grad)
 
 
+# ===========================================================================
+# Several outputs (unbind, iteration) and assignment through index tensors
+# ===========================================================================
+
+
+def _names(node):
+    return None if node is None else node.name()
+
+
+def unbind_iteration_shares_one_node(torch, rec):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    y = x * 2
+    a, b, c = y
+    rec.value("a, b, c", (a, b, c))
+    rec.value("one node", [a.grad_fn is b.grad_fn, b.grad_fn is c.grad_fn])
+    rec.value("output_nr", [a.output_nr, b.output_nr, c.output_nr, y.output_nr, x.output_nr])
+    rec.value("is_leaf, _base", [a.is_leaf, a._base is y, a._version])
+    rows = list(y)
+    rec.value("list(y) is a new node", [_names(rows[0].grad_fn), rows[0].grad_fn is a.grad_fn])
+    s = (a * c).sum()
+    rec.graph("graph((a * c).sum())", s)
+    s.backward()
+    rec.value("x.grad (b got nothing: zeros)", x.grad)
+    cols = x.unbind(1)
+    rec.value("x.unbind(1)", cols)
+    rec.graph("graph(x.unbind(1)[1])", cols[1])
+    neg = torch.unbind(x, dim=-1)
+    rec.value("torch.unbind(x, dim=-1)", neg)
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    p, q = v
+    rec.value("0-dim outputs", (p, q, p.shape))
+    rec.printed("print(p)", p)
+    (p * 3 + q).backward()
+    rec.value("v.grad", v.grad)
+    rec.value("no grad: plain views", [t.grad_fn for t in torch.ones(2, 2)])
+    with torch.no_grad():
+        e, f, g = x
+    rec.value("under no_grad", [_names(e.grad_fn), f.output_nr])
+    rec.value("empty", torch.zeros(0, 3, requires_grad=True).unbind())
+    rec.raises("unbind of a 0-dim tensor", lambda: torch.tensor(1.0).unbind())
+    rec.raises("unbind(-1) of a 0-dim tensor", lambda: torch.tensor(1.0).unbind(-1))
+    rec.raises("unbind(2) of a matrix", lambda: x.unbind(2))
+    rec.raises("iterating a 0-dim tensor", lambda: list(torch.tensor(1.0)))
+
+
+def unbind_hooks_retain_grad_and_unused_outputs(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    u = (x * 1).unbind(0)
+    seen = []
+    u[1].register_hook(lambda g: seen.append(("u1", g)))
+    u[0].register_hook(lambda g: seen.append(("u0", g)))
+    u[0].retain_grad()
+    u[1].retain_grad()
+    u[0].grad_fn.register_prehook(lambda go: seen.append(("prehook", go)))
+    u[0].grad_fn.register_hook(lambda gi, go: seen.append(("hook", gi, go)))
+    u[0].sum().backward()
+    rec.value("hooks saw (None for the output that got nothing)", seen)
+    rec.value("u0.grad, u1.grad", (u[0].grad, u[1].grad))
+    rec.value("x.grad", x.grad)
+    u = (x * 1).unbind(0)
+    rec.raises("grad wrt an output nothing reached",
+               lambda: torch.autograd.grad(u[0].sum(), [u[1]]))
+    u = (x * 1).unbind(0)
+    rec.value("allow_unused", torch.autograd.grad(u[0].sum(), [u[1]], allow_unused=True))
+    y = x * 1
+    u = y.unbind(0)
+    rec.value("grad wrt outputs and base",
+              torch.autograd.grad((u[0] * u[1]).sum(), [u[1], u[0], y]))
+    x.grad = None
+    u = (x * 1).unbind(0)
+    (u[0] * u[1]).sum().backward(inputs=[u[1]])
+    rec.value("backward(inputs=[u1])", (u[1].grad, x.grad))
+    u = (x * 1).unbind(0)
+    u[1].backward(torch.tensor([1.0, 2.0, 3.0]))
+    rec.value("backward from an output", x.grad)
+    x.grad = None
+    u = (x * 1).unbind(1)
+    torch.autograd.backward([u[2], u[0]], [torch.ones(2), torch.tensor([2.0, 3.0])])
+    rec.value("backward from two outputs", x.grad)
+    u = (x * 1).unbind(0)
+    s = (u[0] * u[1]).sum()
+    s.backward(retain_graph=True)
+    s.backward()
+    rec.value("retain_graph twice", x.grad)
+
+
+def unbind_double_backward(torch, rec):
+    x = torch.tensor([[1.0, 2.0], [3.0, -1.0]], requires_grad=True)
+    u = (x * x).unbind(1)
+    (g,) = torch.autograd.grad(u[0].sum() * 2 + (u[1] * u[1]).sum(), [x], create_graph=True)
+    rec.value("g", g)
+    rec.graph("graph(g)", g)
+    (h,) = torch.autograd.grad(g.sum(), [x])
+    rec.value("h", h)
+    a, b = x
+    (g,) = torch.autograd.grad((a * 3).sum(), [x], create_graph=True)
+    rec.value("g with an output unused", g)
+    rec.value("g.requires_grad", g.requires_grad)
+
+
+def unbind_outputs_may_not_change_in_place(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x * 1
+    a, b = y
+    rec.raises("a.add_(1)", lambda: a.add_(1))
+    rec.raises("b.mul_(2)", lambda: b.mul_(2))
+    rec.raises("a.copy_(zeros)", lambda: a.copy_(torch.zeros(3)))
+    rec.raises("a.zero_()", lambda: a.zero_())
+
+    def assign_int():
+        a[0] = 5.0
+
+    def assign_tensor_index():
+        a[torch.tensor([0])] = 5.0
+
+    rec.raises("a[0] = 5.", assign_int)
+    rec.raises("a[tensor([0])] = 5.", assign_tensor_index)
+    rec.raises("a[0:2].add_(1) (a view of an output)", lambda: a[0:2].add_(1))
+    rec.raises("a.view(3).mul_(2)", lambda: a.view(3).mul_(2))
+    p, q = x
+    rec.raises("output of a leaf", lambda: p.add_(1))
+    rec.value("versions unchanged", [y._version, a._version])
+    w = torch.ones(3, requires_grad=True)
+    c, d = torch.ones(2, 3)
+    rec.raises("no history, other operand requires grad", lambda: c.add_(w))
+    rec.value("no history, nothing requires grad: fine", c.add_(1))
+    t = torch.zeros(3)
+    rec.value("an output as the other operand", _names(t.add_(a).grad_fn))
+    with torch.no_grad():
+        a.add_(1)
+    rec.value("under no_grad it can", (a.tolist(), y._version))
+    rec.printed("print(a) after", a)
+    rec.raises("then a.grad_fn", lambda: a.grad_fn)
+    rec.raises("then b * 2", lambda: b * 2)
+    rec.raises("then b.is_leaf", lambda: b.is_leaf)
+    rec.value("requires_grad still reads", b.requires_grad)
+
+
+def unbind_outputs_after_their_base_changed(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x * 1
+    a, b = y
+    s = (a * b).sum()
+    y.add_(1)
+    rec.printed("print(a)", a)
+    rec.raises("a.grad_fn", lambda: a.grad_fn)
+    rec.raises("a * 2", lambda: a * 2)
+    rec.raises("a.retain_grad()", lambda: a.retain_grad())
+    rec.raises("a.register_hook", lambda: a.register_hook(lambda g: None))
+    rec.raises("a.sum().backward()", lambda: a.sum().backward())
+    rec.raises("a.backward(ones)", lambda: a.backward(torch.ones(3)))
+    rec.raises("s.backward(): a saved output changed", lambda: s.backward())
+    y = x * 1
+    a, b = y
+    d = a.detach()
+    d.add_(1)
+    rec.value("detach shares the version", (a._version, y))
+    rec.raises("then b * 2", lambda: b * 2)
+    z = torch.ones(2, 3)
+    e, f = z
+    z.add_(1)
+    w = torch.ones(3, requires_grad=True)
+    rec.value("no history: nothing to check", _names((e * w).grad_fn))
+
+
+def views_made_under_no_grad_may_not_change_with_grad(torch, rec):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    with torch.no_grad():
+        v = x[0]
+    rec.raises("v.add_(1)", lambda: v.add_(1))
+    y = x * 1
+    with torch.no_grad():
+        v = y[0]
+    rec.raises("v.add_(1), v of a non-leaf", lambda: v.add_(1))
+    with torch.no_grad():
+        v.add_(1)
+    rec.value("under no_grad it can", y)
+    w = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        v = torch.ones(3)[0:2]
+    rec.raises("other operand requires grad", lambda: v.add_(w))
+    rec.value("nothing requires grad: fine", v.add_(1))
+    with torch.no_grad():
+        v = x[1]
+        x.add_(1)
+    rec.printed("print(v) after its base changed", v)
+    rec.raises("v.grad_fn", lambda: v.grad_fn)
+    rec.raises("v.is_leaf", lambda: v.is_leaf)
+    with torch.no_grad():
+        v = x[1]
+    rec.value("unchanged: fine", [v.grad_fn, v.is_leaf])
+
+
+def index_put_assignment_grad_fns(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    idx = torch.tensor([0, 2])
+    mask = torch.tensor([True, False, False, True])
+
+    def set_idx():
+        x[idx] = 5.0
+
+    def set_mask():
+        x[mask] = 5.0
+
+    def set_list():
+        x[[0, 2]] = 5.0
+
+    rec.raises("leaf x[idx] = 5.", set_idx)
+    rec.raises("leaf x[mask] = 5.", set_mask)
+    rec.raises("leaf x[[0, 2]] = 5.", set_list)
+    rec.raises("leaf x.index_put_", lambda: x.index_put_((idx,), torch.tensor(5.0)))
+    y = x * 2
+    y[idx] = torch.tensor([10.0, 20.0])
+    rec.value("y", y)
+    rec.graph("graph(y)", y)
+    rec.value("y._version", y._version)
+    y.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("x.grad: zero where written", x.grad)
+    x.grad = None
+    v = torch.tensor([10.0, 20.0], requires_grad=True)
+    z = torch.zeros(4)
+    z[idx] = v
+    rec.value("z (no grad) with v requiring grad", (z, z.requires_grad, z.is_leaf))
+    rec.graph("graph(z)", z)
+    z.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("v.grad: gathered", v.grad)
+    s = torch.tensor(3.0, requires_grad=True)
+    y = x * 1
+    y[idx] = s
+    rec.graph("graph, 0-dim value", y)
+    y.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("0-dim value: summed", (s.grad, x.grad))
+    x.grad = None
+    m = torch.tensor([7.0, 8.0], requires_grad=True)
+    y = x * 1
+    y[mask] = m
+    rec.value("mask", y)
+    y.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("mask grads", (m.grad, x.grad))
+    x.grad = None
+    y = x * 1
+    y[y > 2.5] = 0.0
+    rec.value("y[y > 2.5] = 0.", y)
+    rec.graph("graph, Python number", y)
+    y = x * 1
+    y[[1, 3]] = torch.tensor(1.0)
+    rec.graph("graph, list index", y)
+    lead = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    y = x * 1
+    y[idx] = lead
+    rec.graph("graph, value with a leading 1 dim (a view)", y)
+    y.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("lead.grad", lead.grad)
+
+
+def index_put_assignment_on_matrices_and_views(torch, rec):
+    X = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    rows = torch.tensor([0, 2])
+    cols = torch.tensor([1, 3])
+    v = torch.tensor([5.0, 6.0], requires_grad=True)
+    cases = {}
+
+    def run(label, assign):
+        Y = X * 1
+        assign(Y)
+        cases[label] = Y
+        rec.value(label, Y)
+        rec.graph("graph " + label, Y)
+
+    def rows_ones(Y):
+        Y[rows] = torch.ones(4)
+
+    def all_rows_cols(Y):
+        Y[:, cols] = torch.zeros(3, 2)
+
+    def slice_then_cols(Y):
+        Y[1:, cols] = torch.zeros(2, 2)
+
+    def int_then_cols(Y):
+        Y[0, cols] = v
+
+    def pairs(Y):
+        Y[rows, cols] = v
+
+    def ellipsis_cols(Y):
+        Y[..., torch.tensor([1])] = 9.0
+
+    def mask_rows(Y):
+        Y[torch.tensor([True, False, True])] = torch.tensor([1.0, 2.0, 3.0, 4.0])
+
+    run("Y[rows] = ones(4)", rows_ones)
+    run("Y[:, cols] = zeros(3, 2)", all_rows_cols)
+    run("Y[1:, cols] = zeros(2, 2)", slice_then_cols)
+    run("Y[0, cols] = v", int_then_cols)
+    run("Y[rows, cols] = v", pairs)
+    run("Y[..., [1]] = 9.", ellipsis_cols)
+    run("Y[bool rows] = row", mask_rows)
+    total = sum((cases[k] * (i + 1)).sum() for i, k in enumerate(sorted(cases)))
+    total.backward()
+    rec.value("X.grad", X.grad)
+    rec.value("v.grad", v.grad)
+    V = X.view(12)
+
+    def view_of_leaf():
+        V[torch.tensor([0, 2])] = 0.0
+
+    rec.raises("view of a leaf", view_of_leaf)
+    Y = X * 1
+    W = Y[1:]
+    W[torch.tensor([0])] = torch.ones(4)
+    rec.value("through a view", (_names(Y.grad_fn), _names(W.grad_fn), Y))
+    with torch.no_grad():
+        Y = X * 1
+        Y[rows] = 0.0
+    rec.value("under no_grad", (Y.grad_fn, Y))
+
+
+def index_put_methods_and_functions(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    i = torch.tensor([1, 2])
+    y = x * 1
+    y.index_put_((i,), torch.tensor([1.0, 1.0]))
+    rec.value("index_put_", y)
+    rec.graph("graph index_put_", y)
+    y = x * 1
+    y.index_put_([i], torch.tensor([1.0, 2.0]), accumulate=True)
+    rec.value("index_put_ accumulate", y)
+    y = x * 1
+    z = y.index_put((i,), torch.tensor(1.0))
+    rec.value("index_put (a copy)", (z, _names(y.grad_fn)))
+    rec.graph("graph index_put", z)
+    z2 = torch.index_put(y, (torch.tensor([True, False, True, False]),), torch.tensor(7.0), True)
+    rec.value("torch.index_put, mask, accumulate", z2)
+    (z.sum() + (z2 * z2).sum()).backward()
+    rec.value("x.grad", x.grad)
+    M = torch.zeros(3, 4)
+    rec.value("rows accumulate with repeats",
+              M.index_put_((torch.tensor([1, 1]),), torch.tensor([1.0, 2.0, 3.0, 4.0]),
+                           accumulate=True))
+    rec.raises("indices not a tuple", lambda: y.index_put_(i, torch.tensor(1.0)))
+    rec.raises("values not a tensor", lambda: y.index_put_((i,), 1.0))
+    rec.raises("a list in indices", lambda: y.index_put_(([1, 2],), torch.tensor(1.0)))
+    rec.raises("function: indices not a tuple", lambda: torch.index_put(y, i, torch.tensor(1.0)))
+    rec.raises("function: values", lambda: torch.index_put(y, (i,), 1.0))
+    rec.raises("method: indices", lambda: y.index_put(i, torch.tensor(1.0)))
+    rec.raises("method: values", lambda: y.index_put((i,), 1.0))
+    rec.raises("too many indices", lambda: y.index_put_((i, i), torch.tensor(1.0)))
+    rec.raises("float index", lambda: y.index_put_((torch.tensor([1.0]),), torch.tensor(1.0)))
+
+
+def index_put_assignment_errors(torch, rec):
+    idx = torch.tensor([0, 2])
+    for requires_grad in (False, True):
+        tag = "rg " if requires_grad else ""
+        y = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=requires_grad) * 1
+
+        def put(index, value, y=y):
+            def go():
+                y[index] = value
+            return go
+
+        rec.raises(tag + "out of range", put(torch.tensor([5]), 1.0))
+        rec.raises(tag + "negative out of range", put(torch.tensor([0, -5]), 1.0))
+        rec.raises(tag + "list out of range", put([0, 5], 1.0))
+        rec.raises(tag + "value shape", put(idx, torch.ones(3)))
+        rec.raises(tag + "value shape [2, 1]", put(idx, torch.ones(2, 1)))
+        rec.raises(tag + "mask shape", put(torch.tensor([True, False]), 1.0))
+        rec.raises(tag + "value dtype", put(idx, torch.ones(2, dtype=torch.float64)))
+        rec.raises(tag + "value dtype long", put(idx, torch.ones(2, dtype=torch.int64)))
+        rec.raises(tag + "float index", put(torch.tensor([0.0, 1.0]), 1.0))
+        rec.raises(tag + "shape before bounds", put(torch.tensor([5]), torch.ones(3)))
+        rec.raises(tag + "value [1, 2] is fine", put(idx, torch.ones(1, 2)))
+        rec.value(tag + "y after", y)
+    Y = torch.zeros(3, 4)
+
+    def put2(index, value):
+        def go():
+            Y[index] = value
+        return go
+
+    rec.raises("indices that do not broadcast", put2((torch.tensor([0, 1]),
+                                                     torch.tensor([0, 1, 2])), 1.0))
+    rec.raises("mask on dim 1", put2((slice(None), torch.tensor([True, False])), 1.0))
+    rec.raises("bounds: first position, then dims in order",
+               put2((torch.tensor([0, 3]), torch.tensor([9, 1])), 1.0))
+    rec.raises("bounds dim 1", put2((slice(None), torch.tensor([0, 9])), 1.0))
+    rec.raises("getitem bounds", lambda: Y[torch.tensor([5, 7])])
+    rec.raises("getitem bounds, non-adjacent",
+               lambda: torch.zeros(2, 2, 2)[torch.tensor([0, 1]), :, torch.tensor([0, 5])])
+    rec.raises("getitem mask shape", lambda: Y[torch.ones(3, 5, dtype=torch.bool)])
+    rec.raises("getitem float index", lambda: Y[torch.tensor([0.0])])
+    rec.value("empty index", Y[torch.tensor([], dtype=torch.int64)])
+    zi = torch.zeros(4, dtype=torch.int64)
+
+    def int_target():
+        zi[idx] = 1.5
+
+    int_target()
+    rec.value("a number is converted to the target's dtype", zi)
+    rec.raises("a 0-dim tensor is not", lambda: zi.index_put_((idx,), torch.tensor(1.5)))
+
+
+def index_put_double_backward_and_repeats(torch, rec):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    idx = torch.tensor([0, 2])
+    y = x * x
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    y[idx] = v * v
+    gy = torch.tensor([1.0, 1.0, 1.0, 1.0], requires_grad=True)
+    gx, gv = torch.autograd.grad(y, [x, v], gy, create_graph=True)
+    rec.value("gx, gv", (gx, gv))
+    rec.graph("graph(gx)", gx)
+    rec.graph("graph(gv)", gv)
+    rec.value("second", torch.autograd.grad((gx * gx).sum() + gv.sum(), [x, v, gy]))
+    w = x[idx]
+    (g,) = torch.autograd.grad((w * w).sum(), x, create_graph=True)
+    rec.graph("graph of indexing's gradient", g)
+    y = x * 1
+    r = torch.tensor([1.0, 2.0], requires_grad=True)
+    y[torch.tensor([1, 1])] = r
+    y.backward(torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    rec.value("a repeated index: every value gets the position's gradient", (r.grad, x.grad))
+
+
+def setitem_basic_index_value_shapes(torch, rec):
+    x = torch.zeros(2, 3, requires_grad=True)
+    weights = torch.arange(6.0).reshape(2, 3)
+    values = {
+        "[3]": torch.ones(3, requires_grad=True),
+        "[1, 3]": torch.ones(1, 3, requires_grad=True),
+        "[1, 1]": torch.ones(1, 1, requires_grad=True),
+        "0-dim": torch.ones((), requires_grad=True),
+        "[1, 2, 3]": torch.ones(1, 2, 3, requires_grad=True),
+    }
+    indices = {"0:2": slice(0, 2), "0": 0, ":, 1": (slice(None), 1), "0:1": slice(0, 1),
+               "...": Ellipsis, ":": slice(None)}
+    for vname, v in values.items():
+        for iname, ix in indices.items():
+            label = f"y[{iname}] = value {vname}"
+            y = x * 1
+
+            def assign(y=y, ix=ix, v=v):
+                y[ix] = v
+
+            if rec.raises(label, assign) is not None:
+                continue
+            rec.graph("graph " + label, y)
+            (y * weights).sum().backward()
+            rec.value("grads " + label, (x.grad, v.grad))
+            x.grad = None
+            v.grad = None
+    y = x * 1
+    y[0] = 5.0
+    rec.graph("graph y[0] = 5.", y)
+    y = x * 1
+    y[:] = 5.0
+    rec.graph("graph y[:] = 5.", y)
+    y = x * 1
+    y.fill_(torch.tensor(2.0))
+    rec.graph("graph fill_(0-dim tensor)", y)
+    w = torch.tensor(2.0, requires_grad=True)
+    y = x * 1
+    y.fill_(w)
+    y.sum().backward()
+    rec.value("fill_(w): w.grad, x.grad", (w.grad, x.grad))
+    rec.raises("fill_(1-dim tensor)", lambda: y.fill_(torch.ones(2)))
+    z = torch.zeros(3, dtype=torch.int64)
+    rec.value("int fill_(2.7 tensor)", z.fill_(torch.tensor(2.7)))
+
+
+def retain_grad_is_filled_by_autograd_grad(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * x
+    y.retain_grad()
+    rec.value("grad", torch.autograd.grad(y.sum(), x))
+    rec.value("y.grad, x.grad", (y.grad, x.grad))
+    y = x * x
+    a, b = y
+    a.retain_grad()
+    b.retain_grad()
+    rec.value("grad, create_graph", torch.autograd.grad(a * 3, x, create_graph=True))
+    rec.value("a.grad, b.grad", (a.grad, b.grad))
+    z = x * 2
+    w = z * 3
+    z.retain_grad()
+    w.retain_grad()
+    rec.value("grad wrt z: nothing runs past it", torch.autograd.grad(w.sum(), [z]))
+    rec.value("z.grad, w.grad", (z.grad, w.grad))
+
+
 def _collect():
     out = {}
     for name, obj in list(globals().items()):
