@@ -12,13 +12,15 @@ import json
 import time
 import traceback
 
-from . import examples as gallery
-from .edits import EDIT_VERSION, EditError, apply_edit
 from .limits import Limits, default_limits
 from .session import FORMAT_VERSION as TIMELINE_VERSION
 from .session import run_program
 from .share import VERSION as SHARE_VERSION
 from .share import ShareError, decode, encode
+
+# `.edits` and `.examples` are imported by the requests that use them (hello, edit, example), not
+# with this module: opening a link or running a program needs neither, and the in-browser host
+# compiles every module it imports from source before its first answer.
 
 __all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "handle_json"]
 
@@ -105,6 +107,8 @@ class Host:
     # -- requests --------------------------------------------------------------------------------
 
     def _on_hello(self, request) -> dict:
+        from . import examples as gallery
+        from .edits import EDIT_VERSION
         return {
             "type": "hello",
             "protocol": PROTOCOL_VERSION,
@@ -121,6 +125,7 @@ class Host:
         return self._result(request["program"])
 
     def _on_edit(self, request) -> dict:
+        from .edits import EditError, apply_edit
         try:
             res = apply_edit(request["program"], request["edit"])
         except EditError as e:
@@ -135,6 +140,7 @@ class Host:
         return reply
 
     def _on_example(self, request) -> dict:
+        from . import examples as gallery
         try:
             ex = gallery.get(request["example"])
         except KeyError:

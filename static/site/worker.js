@@ -83,11 +83,51 @@ async function fetchZip() {
   return response.arrayBuffer();
 }
 
+// py.zip's files as [name, bytes], read here while Python starts, so that Python only has to
+// import them (its own unpacking imports zipfile, shutil and tempfile first). null where this
+// browser cannot inflate (no DecompressionStream) or the zip is not one this reads: then Python
+// unpacks it.
+async function readZip(buffer) {
+  if (typeof DecompressionStream !== "function") return null;
+  const view = new DataView(buffer);
+  const u16 = (at) => view.getUint16(at, true);
+  const u32 = (at) => view.getUint32(at, true);
+  let end = buffer.byteLength - 22; // the end-of-central-directory record (and any comment)
+  while (end >= 0 && u32(end) !== 0x06054b50) end--;
+  if (end < 0) return null;
+  const names = new TextDecoder();
+  const entries = [];
+  for (let i = 0, at = u32(end + 16); i < u16(end + 10); i++) {
+    if (u32(at) !== 0x02014b50) return null;
+    const method = u16(at + 10);
+    const name = names.decode(new Uint8Array(buffer, at + 46, u16(at + 28)));
+    const local = u32(at + 42);
+    const data = new Uint8Array(buffer, local + 30 + u16(local + 26) + u16(local + 28), u32(at + 20));
+    if ((method !== 0 && method !== 8) || name.split("/").includes("..")) return null;
+    if (!name.endsWith("/")) entries.push({ name, method, data });
+    at += 46 + u16(at + 28) + u16(at + 30) + u16(at + 32);
+  }
+  return Promise.all(entries.map(async ({ name, method, data }) => {
+    if (method === 0) return [name, data];
+    const inflated = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return [name, new Uint8Array(await new Response(inflated).arrayBuffer())];
+  }));
+}
+
+function writeFiles(pyodide, files) {
+  for (const [name, data] of files) {
+    const path = `${EXTRACT_DIR}/${name}`;
+    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    pyodide.FS.writeFile(path, data);
+  }
+}
+
 async function start() {
   status("python", "Starting Python (Pyodide)");
-  // The engine's zip downloads while Python starts.
+  // The engine's zip downloads, and is inflated, while Python starts.
   const zip = fetchZip();
   zip.catch(() => {}); // awaited below; keeps an early failure from being "unhandled"
+  const files = zip.then(readZip).catch(() => null);
 
   let t = performance.now();
   const { loadPyodide } = await import("./pyodide/pyodide.mjs");
@@ -104,9 +144,13 @@ async function start() {
   status("engine", "Loading the engine");
   t = performance.now();
   const buffer = await zip;
+  const unzipped = await files;
   timings.zip_wait_ms = since(t);
   timings.zip_bytes = buffer.byteLength;
-  pyodide.unpackArchive(buffer, "zip", { extractDir: EXTRACT_DIR });
+  const unpacking = performance.now();
+  if (unzipped) writeFiles(pyodide, unzipped);
+  else pyodide.unpackArchive(buffer, "zip", { extractDir: EXTRACT_DIR });
+  timings.unpack_ms = since(unpacking);
   handle = pyodide.runPython(BOOT);
   timings.engine_ms = since(t);
   timings.python_version = pyodide.runPython("import sys; sys.version.split()[0]");

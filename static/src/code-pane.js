@@ -52,9 +52,32 @@ const theme = EditorView.theme({
   ".cm-tooltip": { fontFamily: "var(--gp-sans)", fontSize: "12.5px", maxWidth: "420px" },
 });
 
+/** The lint diagnostics for a program error (timeline.error: 1-based line/col, end_line/end_col) in `doc`. */
+function diagnostics(doc, err) {
+  if (!err || !err.line) return [];
+  const line = doc.line(Math.min(Math.max(1, err.line), doc.lines));
+  let from = Math.min(line.to, line.from + Math.max(0, (err.col || 1) - 1));
+  let to;
+  if (err.end_line && err.end_col) {
+    const el = doc.line(Math.min(Math.max(1, err.end_line), doc.lines));
+    to = Math.min(el.to, el.from + Math.max(0, err.end_col - 1));
+  } else {
+    to = line.to;
+  }
+  if (to <= from) {
+    // a point error (a syntax error at the end of a line): underline the line's text
+    from = line.from + (line.text.length - line.text.trimStart().length);
+    to = Math.max(line.to, from + 1);
+  }
+  to = Math.min(to, doc.length);
+  if (from >= to && from > 0) from = to - 1;
+  const head = err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
+  return [{ from, to, severity: "error", message: `${head}: ${err.message}`, source: err.kind }];
+}
+
 /**
  * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only.
- * Returns setProgram, getProgram, setError, flashLines, setStepLines, focus, destroy.
+ * Returns show, setProgram, getProgram, setError, flashLines, setStepLines, focus, destroy.
  */
 export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
   const readOnly = new Compartment();
@@ -97,60 +120,54 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
 
   let flashTimer = null;
 
-  function setProgram(text, { flashLines = [] } = {}) {
+  /**
+   * What a host's reply changes, in one transaction (one editor update, one read of the page's
+   * layout): the program (when it differs), the lines to flash, the error to underline and the
+   * step's lines. Fields left out are left as they are.
+   */
+  function show({ program, flashLines, error, stepLines } = {}) {
     const cur = view.state.doc.toString();
-    if (cur !== text) {
-      view.dispatch({ changes: { from: 0, to: cur.length, insert: text }, annotations: fromApp.of(true) });
+    const changed = program != null && program !== cur;
+    const doc = changed ? view.state.toText(program) : view.state.doc;
+    const effects = [];
+    if (flashLines !== undefined) {
+      clearTimeout(flashTimer);
+      const lines = flashLines || [];
+      effects.push(setFlash.of(lines));
+      if (lines.length) {
+        const first = Math.min(...lines);
+        if (first <= doc.lines) effects.push(EditorView.scrollIntoView(doc.line(first).from, { y: "nearest" }));
+        flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
+      }
     }
-    flash(flashLines);
+    if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
+    if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
+    const spec = { effects };
+    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations: fromApp.of(true) });
+    if (changed || effects.length) view.dispatch(spec);
+  }
+
+  function setProgram(text, { flashLines = [] } = {}) {
+    show({ program: text, flashLines });
   }
 
   function flash(lines) {
-    clearTimeout(flashTimer);
-    view.dispatch({ effects: setFlash.of(lines || []) });
-    if (lines?.length) {
-      const first = Math.min(...lines);
-      if (first <= view.state.doc.lines) {
-        view.dispatch({ effects: EditorView.scrollIntoView(view.state.doc.line(first).from, { y: "nearest" }) });
-      }
-      flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
-    }
+    show({ flashLines: lines });
   }
 
   /** Underlines the program error (timeline.error: 1-based line/col, end_line/end_col). */
   function setError(err) {
-    const diags = [];
-    if (err && err.line) {
-      const doc = view.state.doc;
-      const line = doc.line(Math.min(Math.max(1, err.line), doc.lines));
-      let from = Math.min(line.to, line.from + Math.max(0, (err.col || 1) - 1));
-      let to;
-      if (err.end_line && err.end_col) {
-        const el = doc.line(Math.min(Math.max(1, err.end_line), doc.lines));
-        to = Math.min(el.to, el.from + Math.max(0, err.end_col - 1));
-      } else {
-        to = line.to;
-      }
-      if (to <= from) {
-        // a point error (a syntax error at the end of a line): underline the line's text
-        from = line.from + (line.text.length - line.text.trimStart().length);
-        to = Math.max(line.to, from + 1);
-      }
-      to = Math.min(to, doc.length);
-      if (from >= to && from > 0) from = to - 1;
-      const head = err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
-      diags.push({ from, to, severity: "error", message: `${head}: ${err.message}`, source: err.kind });
-    }
-    view.dispatch(setDiagnostics(view.state, diags));
+    show({ error: err });
   }
 
   /** Marks the lines of the statement the player is at (empty: none). */
   function setStepLines(lines) {
-    view.dispatch({ effects: setStep.of(lines || []) });
+    show({ stepLines: lines });
   }
 
   return {
     view,
+    show,
     setProgram,
     getProgram: () => view.state.doc.toString(),
     setError,

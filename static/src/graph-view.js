@@ -121,41 +121,90 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
 
   // -- building -----------------------------------------------------------------------------
 
-  function makeNode(n) {
-    const g = s("g", { class: "gp-node", "data-testid": "node", "data-id": n.id, "data-name": n.name || "", tabindex: 0, role: "button" });
-    const glow = s("rect", { class: "gp-glow", x: -6, y: -6, width: n.w + 12, height: n.h + 12, rx: 14 });
-    const sel = s("rect", { class: "gp-sel", x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: 12 });
-    const card = s("rect", { class: "gp-card", width: n.w, height: n.h, rx: n.kind === "acc" ? 16 : 9 });
-    const stripe = s("rect", { class: "gp-stripe", x: 0, y: 8, width: 4, height: n.h - 16, rx: 2 });
-    const title = s("text", { class: "gp-title", x: 14, y: 20 });
-    const shape = s("text", { class: "gp-shape", x: n.w - 10, y: 20, "text-anchor": "end" });
-    const badges = s("text", { class: "gp-badges", x: 14, y: 36 });
+  // A card's elements are built once for each kind and size and cloned for each node: a deep
+  // clone is several times faster than making its 14 elements an attribute at a time.
+  const cardTemplates = new Map();
+
+  function cardTemplate(n) {
+    const key = `${n.kind}|${n.w}|${n.h}`;
+    if (cardTemplates.has(key)) return cardTemplates.get(key);
     const lab = (y, t) => s("text", { class: "gp-label", x: 14, y }, t);
     const val = (y, testid) => s("text", { class: "gp-val", x: 62, y, "data-testid": testid });
-    const fnLabel = lab(55, n.kind === "tensor" ? "grad_fn" : "node");
-    const gradFn = val(55, "grad_fn");
-    const valueLabel = lab(72, "value");
-    const value = val(72, "value");
-    const gradLabel = lab(89, ".grad");
-    const grad = val(89, "grad");
-    const extra = s("text", { class: "gp-extra", x: 14, y: 106, "data-testid": "incoming" });
-    g.append(glow, sel, card, stripe, title, shape, badges, fnLabel, gradFn, valueLabel, value, gradLabel, grad, extra);
+    const g = s(
+      "g",
+      { class: "gp-node", "data-testid": "node", tabindex: 0, role: "button" },
+      s("rect", { class: "gp-glow", x: -6, y: -6, width: n.w + 12, height: n.h + 12, rx: 14 }),
+      s("rect", { class: "gp-sel", x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: 12 }),
+      s("rect", { class: "gp-card", width: n.w, height: n.h, rx: n.kind === "acc" ? 16 : 9 }),
+      s("rect", { class: "gp-stripe", x: 0, y: 8, width: 4, height: n.h - 16, rx: 2 }),
+      s("text", { class: "gp-title", x: 14, y: 20 }),
+      s("text", { class: "gp-shape", x: n.w - 10, y: 20, "text-anchor": "end" }),
+      s("text", { class: "gp-badges", x: 14, y: 36 }),
+      lab(55, n.kind === "tensor" ? "grad_fn" : "node"),
+      val(55, "grad_fn"),
+      lab(72, "value"),
+      val(72, "value"),
+      lab(89, ".grad"),
+      val(89, "grad"),
+      s("text", { class: "gp-extra", x: 14, y: 106, "data-testid": "incoming" }),
+    );
+    cardTemplates.set(key, g);
+    return g;
+  }
+
+  function makeNode(n) {
+    const g = cardTemplate(n).cloneNode(true);
+    g.setAttribute("data-id", n.id);
+    g.setAttribute("data-name", n.name || "");
+    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra] = g.children;
     return { g, node: n, els: { title, shape, badges, gradFn, value, grad, extra, card }, disp: null, cls: "" };
   }
 
+  const edgeTemplate = s(
+    "g",
+    { class: "gp-edge", "data-testid": "edge" },
+    s("path", { class: "gp-edge-path", "marker-end": "url(#gp-arrow)" }),
+  );
+  const labelTemplate = s(
+    "g",
+    { class: "gp-edge-label", visibility: "hidden", "data-testid": "edge-label" },
+    s("rect", { class: "gp-pill", rx: 9, ry: 9, height: 18 }),
+    s("text", { class: "gp-pill-text" }),
+  );
+
   function makeEdge(e) {
-    const g = s("g", { class: "gp-edge", "data-testid": "edge", "data-id": e.id, "data-from": e.from, "data-to": e.to });
-    const path = s("path", { class: "gp-edge-path", "marker-end": "url(#gp-arrow)" });
-    g.append(path);
-    const label = s("g", { class: "gp-edge-label", visibility: "hidden", "data-testid": "edge-label", "data-id": e.id });
-    const pill = s("rect", { class: "gp-pill", rx: 9, ry: 9, height: 18 });
-    const text = s("text", { class: "gp-pill-text" });
-    label.append(pill, text);
-    return { g, path, label, pill, text, edge: e, curve: null, disp: null, cls: "" };
+    const g = edgeTemplate.cloneNode(true);
+    g.setAttribute("data-id", e.id);
+    g.setAttribute("data-from", e.from);
+    g.setAttribute("data-to", e.to);
+    const label = labelTemplate.cloneNode(true);
+    label.setAttribute("data-id", e.id);
+    const [pill, text] = label.children;
+    return { g, path: g.firstChild, label, pill, text, edge: e, curve: null, disp: null, cls: "" };
   }
 
-  /** Sets the graph to draw; elements whose id survives are kept (and keep their place). */
-  function setGraph(next, positions) {
+  // A graph set with `fit` is kept out of the page's layout until the script that set it is done
+  // (a microtask): the canvas's size is read then, once the rest of the page has changed too (a
+  // new moment's text can wrap the player bar), and the cards' text is laid out once, at the
+  // scale it is shown at, instead of once before the fit and again after.
+  let fitQueued = false;
+
+  function fitWhenSet() {
+    surface.style.display = "none";
+    if (fitQueued) return;
+    fitQueued = true;
+    queueMicrotask(() => {
+      fitQueued = false;
+      fit();
+      surface.style.display = "";
+    });
+  }
+
+  /**
+   * Sets the graph to draw; elements whose id survives are kept (and keep their place). With
+   * `fit`, the view is fitted to it before the browser lays it out (see fitWhenSet).
+   */
+  function setGraph(next, positions, { fit: fitNow = false } = {}) {
     graph = next;
     pos = positions;
     // On big graphs every SVG transition repaints the whole drawing for its duration; without
@@ -165,6 +214,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     for (const [id, rec] of nodeEls) if (!keepN.has(id)) rec.g.remove(), nodeEls.delete(id), releaseChunk(id);
     const keepE = new Set(next.edges.map((e) => e.id));
     for (const [id, rec] of edgeEls) if (!keepE.has(id)) rec.g.remove(), rec.label.remove(), edgeEls.delete(id);
+    if (fitNow) fitWhenSet();
 
     byTensor = new Map();
     byNode = new Map();

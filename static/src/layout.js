@@ -119,13 +119,29 @@ function dagrePositions(nodes, edges, opts) {
     if (ids.has(a) && ids.has(b) && a !== b) pairs.push([a, b]);
   }
   layoutEdges([...ids], pairs).forEach(([a, b], i) => g.setEdge(a, b, { minlen: 1, weight: 1 }, `e${i}`));
-  dagreLayout(g);
+  dagreLayout(g, { customOrder: orderWithinRanks });
   const out = new Map();
   for (const n of nodes) {
     const p = g.node(n.id);
     out.set(n.id, { x: p.x, y: p.y });
   }
   return out;
+}
+
+/**
+ * dagre's crossing minimisation, which orders the nodes within each rank, except where every
+ * rank holds one node: there is nothing to order then (each node is first in its rank, as dagre
+ * would find), and its sweeps over every rank are most of dagre's time. A long program is often
+ * such a chain once layoutEdges has left out its long edges.
+ */
+function orderWithinRanks(g, order) {
+  const ranks = new Set();
+  for (const v of g.nodes()) {
+    const { rank } = g.node(v);
+    if (ranks.has(rank) || g.children(v).length) return order(g, {});
+    ranks.add(rank);
+  }
+  for (const v of g.nodes()) g.node(v).order = 0;
 }
 
 function overlaps(p, n, q, m) {

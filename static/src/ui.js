@@ -19,6 +19,7 @@ import { createBuildPanel } from "./build-panel.js";
 import { createActions } from "./actions.js";
 import { createPlayer, SPEEDS, timeScaleFor } from "./player.js";
 import { parseHash, formatHash, shareLink } from "./link.js";
+import { programOfToken } from "./share-token.js";
 import { shortValue } from "./format.js";
 
 const RUN_DEBOUNCE_MS = 250;
@@ -26,6 +27,17 @@ const EMPTY_PROGRAM = "import torch\n";
 // An edit is played from its new line to the end when that is short; a long tail (a training
 // loop after the edit) would take minutes at 1x, so the view jumps to the end instead.
 const AUTOPLAY_MAX_EVENTS = 240;
+
+/** Resolves after the browser's next frame is drawn, or after `ms` if none comes (a hidden tab). */
+function afterNextPaint(ms = 250) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
+}
 
 /**
  * Mounts the playground in `el`. `host.request(msg)` returns a Promise of the reply
@@ -64,6 +76,7 @@ export function mountPlayground(el, host, options = {}) {
   let lastConsoleCount = -1;
   let lastStepLines = "";
   let inspectorTimer = null;
+  let consoleScroll = 0; // a frame asked for, to scroll the console to its end
   let playingNow = false;
   let autoplaying = false; // an edit's new step is being played (the reply is still being shown)
   let timeScale = 1;
@@ -244,8 +257,7 @@ export function mountPlayground(el, host, options = {}) {
     moment.dataset.pos = String(p);
     moment.dataset.step = String(s);
     // the statement being run, in the program pane
-    const lines = [];
-    if (step && p > 0) for (let l = step.line; l <= (step.end_line ?? step.line); l++) lines.push(l);
+    const lines = stepLinesAt(p);
     const key = lines.join(",");
     if (key !== lastStepLines) {
       lastStepLines = key;
@@ -268,6 +280,14 @@ export function mountPlayground(el, host, options = {}) {
     }
   }
 
+  /** The program's lines of the statement run at moment p (none before the first event). */
+  function stepLinesAt(p) {
+    const step = idx.steps[stepOfMoment(idx, p)];
+    const lines = [];
+    if (step && p > 0) for (let l = step.line; l <= (step.end_line ?? step.line); l++) lines.push(l);
+    return lines;
+  }
+
   function drawConsole() {
     const items = consoleAt(idx, st.pos);
     const err = idx.timeline.error;
@@ -281,7 +301,14 @@ export function mountPlayground(el, host, options = {}) {
     for (const it of items) consoleEl.append(h("span", { class: `gp-c-${it.kind}`, "data-kind": it.kind }, it.text));
     if (early) consoleEl.append(h("span", { class: "gp-c-error", "data-kind": "error" }, errorText(staleError || err) + "\n"));
     if (!consoleEl.childNodes.length) consoleEl.append(h("span", { class: "gp-c-empty" }, idx.consoleItems.length ? "(nothing printed yet at this moment)" : "(nothing printed)"));
-    consoleEl.scrollTop = consoleEl.scrollHeight;
+    // scrolled to the end in the next frame: scrolling now would make the browser lay out the
+    // page (a new graph's every card) in the middle of drawing it
+    if (!consoleScroll) {
+      consoleScroll = requestAnimationFrame(() => {
+        consoleScroll = 0;
+        if (!destroyed) consoleEl.scrollTop = consoleEl.scrollHeight;
+      });
+    }
   }
 
   function drawInspector() {
@@ -398,17 +425,16 @@ export function mountPlayground(el, host, options = {}) {
     handleResult(reply, "example");
   }
 
+  /** Opens a link's program; resolves with false if the host says it cannot be opened. */
   async function openToken(tok, step, v) {
     const reply = await ask({ type: "open", token: tok });
     if (reply?.type === "error") {
       showRequestError(reply);
       markDrawn();
-      // a link that cannot be opened still leaves a working playground
-      await helloReady;
-      if (!program && hello && !destroyed) openExample(hello.default_example);
-      return;
+      return false;
     }
     handleResult(reply, "open", { step, view: v });
+    return true;
   }
 
   function scheduleRun(text) {
@@ -492,7 +518,6 @@ export function mountPlayground(el, host, options = {}) {
     staleError = null;
     program = reply.program;
     token = reply.token;
-    if (mode === "example" || mode === "open" || mode === "edit") code.setProgram(program, { flashLines: reply.edit?.changed_lines || [] });
     if (mode === "example") {
       exampleProgram = program;
       setExample(reply.example);
@@ -507,31 +532,6 @@ export function mountPlayground(el, host, options = {}) {
     lossPanel.setTimeline(idx);
     timeScale = timeScaleFor(idx.events);
     if (extra.view && extra.view !== view) setView(extra.view, { redraw: false });
-    const added = rebuildGraph();
-
-    // selection: what was selected and still exists; after an edit, what it made
-    let keep = selection.filter((id) => graph.nodes.some((n) => n.id === id));
-    if (mode === "edit" && reply.edit?.name && ["add_leaf", "add_op", "detach"].includes(extra.intent?.op)) {
-      const made = latestNodeNamed(reply.edit.name);
-      if (made) keep = [made];
-    }
-    if (fresh) keep = [];
-    selection = keep;
-    graphView.setSelection(selection);
-    updateTargets();
-
-    code.setError(idx.timeline.error);
-    bannerDismissed = null;
-    if (idx.timeline.error) showProgramError(idx.timeline.error);
-    else hideBanner();
-    info.hidden = true;
-    if (reply.edit?.info) {
-      info.textContent = reply.edit.info;
-      info.hidden = Boolean(idx.timeline.error);
-    }
-    lastConsoleCount = -1;
-    lastStepLines = "";
-    shownPos = -1;
 
     // the moment to show
     let p;
@@ -547,17 +547,54 @@ export function mountPlayground(el, host, options = {}) {
         play = true;
       } else p = idx.count;
     } else p = idx.count;
+
+    // The program pane before the graph, in one update: the editor reads the page's layout
+    // when it updates, which is cheap before the graph's new cards are in the page and costs a
+    // layout of every card after.
+    const replaced = mode === "example" || mode === "open" || mode === "edit";
+    const stepLines = stepLinesAt(p);
+    lastStepLines = stepLines.join(",");
+    code.show({
+      program: replaced ? program : undefined,
+      flashLines: replaced ? reply.edit?.changed_lines || [] : undefined,
+      error: idx.timeline.error || null,
+      stepLines,
+    });
+
+    // A view seen for the first time is fitted as its cards go in: fitting it later would lay
+    // out every card's text a second time, at the new scale.
+    const fit = !fitted.has(view);
+    fitted.add(view);
+    const added = rebuildGraph({ fit });
+
+    // selection: what was selected and still exists; after an edit, what it made
+    let keep = selection.filter((id) => graph.nodes.some((n) => n.id === id));
+    if (mode === "edit" && reply.edit?.name && ["add_leaf", "add_op", "detach"].includes(extra.intent?.op)) {
+      const made = latestNodeNamed(reply.edit.name);
+      if (made) keep = [made];
+    }
+    if (fresh) keep = [];
+    selection = keep;
+    graphView.setSelection(selection);
+    updateTargets();
+
+    bannerDismissed = null;
+    if (idx.timeline.error) showProgramError(idx.timeline.error);
+    else hideBanner();
+    info.hidden = true;
+    if (reply.edit?.info) {
+      info.textContent = reply.edit.info;
+      info.hidden = Boolean(idx.timeline.error);
+    }
+    lastConsoleCount = -1;
+    shownPos = -1;
+
     playerCtl.reset(p);
     st = stateAt(idx, p);
     pending = emptyChanges();
     pending.all = true;
     drawFrame(1);
-    if (!fitted.has(view)) {
-      fitted.add(view);
-      requestAnimationFrame(() => graphView.fit());
-    } else if (added.length) {
-      graphView.ensureVisible(added);
-    }
+    if (!fit && added.length) graphView.ensureVisible(added);
     if (play) {
       autoplaying = true;
       playerCtl.play();
@@ -578,13 +615,16 @@ export function mountPlayground(el, host, options = {}) {
     return best;
   }
 
-  /** Rebuilds the drawn graph for the current view; returns the ids of nodes placed anew. */
-  function rebuildGraph() {
+  /**
+   * Rebuilds the drawn graph for the current view (with `fit`, fitted in view); returns the ids
+   * of nodes placed anew.
+   */
+  function rebuildGraph({ fit = false } = {}) {
     graph = buildGraph(idx, view);
     const added = graph.nodes.filter((n) => !positions.has(n.id)).map((n) => n.id);
     const placed = layoutPositions(graph.nodes, graph.edges, positions);
     for (const [id, p] of placed) positions.set(id, p);
-    graphView.setGraph(graph, positions);
+    graphView.setGraph(graph, positions, { fit });
     emptyGraph.hidden = graph.nodes.length > 0;
     drawLegend();
     return added;
@@ -661,7 +701,9 @@ export function mountPlayground(el, host, options = {}) {
     viewBtn.setAttribute("aria-pressed", v === "autograd" ? "true" : "false");
     if (!redraw || !idx) return;
     shownPos = -1;
-    rebuildGraph();
+    const fit = !fitted.has(view) || autoFit;
+    fitted.add(view);
+    rebuildGraph({ fit });
     const mapped = [];
     for (const t of tensors) {
       const rec = st?.t.get(t);
@@ -674,10 +716,6 @@ export function mountPlayground(el, host, options = {}) {
     pending = emptyChanges();
     pending.all = true;
     drawFrame(1);
-    if (!fitted.has(view) || autoFit) {
-      fitted.add(view);
-      graphView.fit();
-    }
     scheduleHash(true);
   }
 
@@ -796,17 +834,28 @@ export function mountPlayground(el, host, options = {}) {
   // -- start ----------------------------------------------------------------------------------
   const link = opts.syncUrl ? parseHash(loc.hash) : parseHash("");
   if (link.view === "autograd") setView("autograd", { redraw: false });
-  const helloReady = loadHello();
-  if (link.token) openToken(link.token, link.step, link.view);
-  else if (opts.program) {
-    code.setProgram(opts.program);
-    run(opts.program, "initial");
-  } else {
-    // the hello reply names the default example, so this start waits for it
-    helloReady.then(() => {
-      if (!destroyed && !program && hello) openExample(hello.default_example);
+  // The program to show is asked for first, and hello once its graph is on screen: a host
+  // answers in order, so the first graph waits for nothing else, and hello's work (the
+  // in-browser host imports the edits and the gallery for it) does not compete with drawing it.
+  // hello's reply fills in the examples menu and the palette.
+  let first = null;
+  if (link.token) {
+    first = openToken(link.token, link.step, link.view);
+    // The link's program is in the program pane while the host opens it (the in-browser host
+    // starts Python first): the editor's work is done by then, not in the way of the graph.
+    programOfToken(link.token).then((text) => {
+      if (text !== null && !destroyed && !program) code.setProgram(text);
     });
+  } else if (opts.program) {
+    code.setProgram(opts.program);
+    first = run(opts.program, "initial").then(() => true);
   }
+  const helloReady = first ? first.then(afterNextPaint).then(loadHello) : loadHello();
+  Promise.all([first, helloReady]).then(([shown]) => {
+    // no program to start with, or a link that cannot be opened (a working playground still):
+    // the default example, which hello names
+    if (!shown && !destroyed && !program && hello) openExample(hello.default_example);
+  });
 
   return {
     destroy() {
@@ -814,6 +863,7 @@ export function mountPlayground(el, host, options = {}) {
       clearTimeout(runTimer);
       clearTimeout(hashTimer);
       clearTimeout(inspectorTimer);
+      cancelAnimationFrame(consoleScroll);
       playerCtl.dispose();
       document.removeEventListener("keydown", onKeyDown);
       inspector.destroy();

@@ -77,3 +77,24 @@ test("long edges are left out of dagre's input only when they dominate, never a 
   assert.ok(kept.length < pairs.length);
   assert.ok(kept.some(([a]) => a === "x"));
 });
+
+test("a chain (one node per rank) is placed exactly where dagre's own ordering puts it", async () => {
+  const { Graph, layout } = await import("@dagrejs/dagre");
+  const { layoutEdges } = await import("../src/layout.js");
+  // the fixture's chain, and the same with a side branch, which takes dagre's ordering
+  for (const extra of [[], [{ id: "side", w: 180, h: 100 }]]) {
+    const g0 = buildGraph(buildIndex(timeline("chain")), "tensors");
+    const nodes = [...g0.nodes, ...extra];
+    const edges = extra.length ? [...g0.edges, { from: g0.nodes[3].id, to: "side" }] : g0.edges;
+    const p = layoutPositions(nodes, edges);
+    // dagre on its own, with the same input
+    const g = new Graph({ multigraph: true });
+    g.setGraph({ rankdir: "LR", nodesep: 26, ranksep: 96, marginx: 24, marginy: 24, ranker: nodes.length > 120 ? "tight-tree" : "network-simplex" });
+    g.setDefaultEdgeLabel(() => ({}));
+    for (const n of nodes) g.setNode(n.id, { width: n.w, height: n.h });
+    const pairs = edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]).filter(([a, b]) => a !== b);
+    layoutEdges(nodes.map((n) => n.id), pairs).forEach(([a, b], i) => g.setEdge(a, b, { minlen: 1, weight: 1 }, `e${i}`));
+    layout(g);
+    for (const n of nodes) assert.deepEqual(p.get(n.id), { x: g.node(n.id).x, y: g.node(n.id).y }, n.id);
+  }
+});
