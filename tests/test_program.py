@@ -366,7 +366,7 @@ REJECTED = [
     ("x = torch.ones(1)\n", "not_allowed", 1, 5, "import torch"),
     ("print(x := 1)\n", "not_allowed", 1, 7, "walrus"),
     ("x = 1\ndel x\n", "not_allowed", 2, 1, "del"),
-    ("assert True\n", "not_allowed", 1, 1, "assert"),
+    ("x = 1\nassert x == 1\n", "not_allowed", 2, 1, "assert"),
     ("x = 1\nif x:\n    pass\n", "not_allowed", 2, 1, "if"),
     ("x = {}\n", "not_allowed", 1, 5, "dict"),
     ("x = 5 % 2\n", "not_allowed", 1, 5, "%"),

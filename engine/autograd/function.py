@@ -120,25 +120,7 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
                 record = True
                 break
     if record:
-        needs = []
-        edges = []
-        for t in inputs:  # as _record_edges, inline
-            fn = t._grad_fn
-            if fn is not None:
-                needs.append(True)
-                edges.append((fn, 0) if t._creation is None else _view_edge(t))
-            elif t._requires_grad:
-                needs.append(True)
-                acc = t._grad_acc
-                edges.append((acc if acc is not None else t._grad_accumulator(), 0))
-            else:
-                needs.append(False)
-                edges.append(_NO_EDGE)
-        node._needs = needs
-        node.next_functions = tuple(edges)
-        node._seq = next(_sequence)
-        node._saved = ()
-        node._freed = False
+        _record_edges(node, inputs)
     else:
         node._needs = None
     data = node.forward(*inputs, *args) if args else node.forward(*inputs)
@@ -162,8 +144,7 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
 
 
 def _record_edges(node, inputs) -> None:
-    """Make `node` a graph node with one edge per input. (apply() has this loop inline: it
-    is the engine's hottest.)"""
+    """Make `node` a graph node with one edge per input."""
     needs = []
     edges = []
     for t in inputs:
