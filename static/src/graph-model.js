@@ -98,15 +98,7 @@ function tensorDisplay(idx, s, g) {
   const accum = s.accum.get(g.tensor) || null;
   const error = s.errorNodes.has(g.tensor) || (own && s.errorNodes.has(own));
   const cls = tensorClass(rec, entry);
-  let extra = "";
-  let extraKind = "";
-  if (accum) {
-    extra = accumText(accum);
-    extraKind = "accum";
-  } else if (incoming) {
-    extra = `grad in ${shortValue(incoming, 19)}`;
-    extraKind = "incoming";
-  }
+  const { extra, extraKind } = extraLine(accum, incoming);
   const badges = [];
   if (rec.is_leaf) badges.push("leaf");
   if (rec.requires_grad) badges.push("requires_grad");
@@ -132,6 +124,14 @@ function tensorDisplay(idx, s, g) {
   };
 }
 
+/** A card's last line: the .grad update (old + delta = new) if one happened, else the gradient
+ * that arrived at the node. */
+function extraLine(accum, incoming) {
+  if (accum) return { extra: accumText(accum), extraKind: "accum" };
+  if (incoming) return { extra: `grad in ${shortValue(incoming, 19)}`, extraKind: "incoming" };
+  return { extra: "", extraKind: "" };
+}
+
 function autogradDisplay(idx, s, g) {
   const n = idx.nodes.get(g.node);
   const rec = g.tensor ? s.t.get(g.tensor) : null;
@@ -139,15 +139,7 @@ function autogradDisplay(idx, s, g) {
   const exists = nodeExists(idx, g.node, s.pos);
   const incoming = s.incoming.get(g.node) || null;
   const accum = g.kind === "acc" && g.tensor ? s.accum.get(g.tensor) : null;
-  let extra = "";
-  let extraKind = "";
-  if (accum) {
-    extra = accumText(accum);
-    extraKind = "accum";
-  } else if (incoming) {
-    extra = `grad in ${shortValue(incoming, 19)}`;
-    extraKind = "incoming";
-  }
+  const { extra, extraKind } = extraLine(accum, incoming);
   const stale = g.kind === "fn" && rec && rec.node && rec.node !== g.node; // replaced by an in-place op
   const who = entry ? entry.name || "(unnamed)" : null;
   let badges;
