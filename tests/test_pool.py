@@ -8,7 +8,6 @@ import time
 import pytest
 
 import engine
-
 from playground.app import Playground
 from playground.pool import SessionState, WorkerPool
 

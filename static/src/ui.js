@@ -709,6 +709,7 @@ export function mountPlayground(el, host, options = {}) {
       edit: "That edit cannot be made",
       share: "That link cannot be opened",
       protocol: "The host did not understand a request",
+      limit: "The program was stopped",
       internal: "Something went wrong in the engine host",
     };
     showBanner({
