@@ -23,13 +23,7 @@ import types
 import warnings
 from dataclasses import dataclass, field
 
-import engine
-from engine import observer as _observer
-from engine.autograd import grad_mode as _grad_mode
-from engine.autograd.graph import HookHandle, Node
-from engine.dtypes import dtype as _DType
-from engine.printing import Size
-
+from ._engine import engine
 from .limits import (
     Budget,
     LimitExceeded,
@@ -42,6 +36,12 @@ from .limits import (
     guard_indexing,
     guard_module_call,
 )
+
+_observer = engine.observer
+_grad_mode = engine.autograd.grad_mode
+HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
+_DType = engine.dtypes.dtype
+Size = engine.printing.Size
 
 __all__ = ["ProgramError", "Program", "Step", "WarningRecord", "RunResult", "Interpreter",
            "parse", "run", "ERROR_KINDS"]
@@ -613,11 +613,11 @@ class _Policy:
     def __init__(self):
         self.modules: dict = {}  # import path -> module object
         self.allowed: dict = {}  # id(module) -> frozenset of names
-        nn = _optional("engine.nn")
-        optim = _optional("engine.optim")
+        nn = _optional(engine.__name__ + ".nn")
+        optim = _optional(engine.__name__ + ".optim")
         self.Module = getattr(nn, "Module", None) if nn else None
         self.Optimizer = getattr(optim, "Optimizer", None) if optim else None
-        sched = _optional("engine.optim.lr_scheduler") if optim else None
+        sched = _optional(engine.__name__ + ".optim.lr_scheduler") if optim else None
         self.Scheduler = None
         if sched is not None:
             self.Scheduler = getattr(sched, "LRScheduler", None) or getattr(
@@ -631,8 +631,8 @@ class _Policy:
                       if isinstance(v, type) and self.Module and issubclass(v, self.Module)
                       and not n.startswith("_") and n != "Module"}
             self._add("torch.nn", nn, names)
-            for path, mod in (("torch.nn.functional", _optional("engine.nn.functional")),
-                              ("torch.nn.init", _optional("engine.nn.init"))):
+            for path, mod in (("torch.nn.functional", _optional(engine.__name__ + ".nn.functional")),
+                              ("torch.nn.init", _optional(engine.__name__ + ".nn.init"))):
                 if mod is not None:
                     self._add(path, mod, self._engine_functions(mod))
         if optim is not None:
@@ -664,7 +664,7 @@ class _Policy:
     def _engine_functions(mod) -> set:
         return {n for n, v in vars(mod).items()
                 if not n.startswith("_") and isinstance(v, types.FunctionType)
-                and (v.__module__ or "").startswith("engine")}
+                and (v.__module__ or "").startswith(engine.__name__)}
 
     def _add(self, path: str, module, names) -> None:
         self.modules[path] = module
