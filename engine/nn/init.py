@@ -1,4 +1,10 @@
-"""nn.init: in-place weight initialisers drawing from engine.manual_seed's generator."""
+"""nn.init: torch's in-place weight initialisers, drawing as torch draws.
+
+Each one is torch's formula for the bounds or the spread, then one in-place sampler
+(`Tensor.uniform_` / `Tensor.normal_`, engine/rng) under no_grad, so values are torch's bit for
+bit from the same seed. A new layer gets torch's default initialisation by calling the same
+function torch's layer calls in its `reset_parameters` (e.g. `kaiming_uniform_(w, a=sqrt(5))`).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,6 @@ import math
 import warnings
 
 from ..autograd import grad_mode
-from ..creation import normal_ as _normal
-from ..creation import uniform_ as _uniform
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -56,12 +60,80 @@ def _calculate_correct_fan(tensor, mode):
 
 def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
     with grad_mode.no_grad():
-        return _uniform(tensor, a, b, generator=generator)
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
     with grad_mode.no_grad():
-        return _normal(tensor, mean, std, generator=generator)
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator=None):
+    """torch's inverse-CDF method: U(2 cdf(a) - 1, 2 cdf(b) - 1), erfinv, scale, shift, clamp.
+    The uniforms are torch's; erfinv is computed here in double and rounded, where torch's
+    float32 kernel has its own last-bit errors (docs/semantics.md)."""
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    with grad_mode.no_grad():
+        lo = norm_cdf((a - mean) / std)
+        hi = norm_cdf((b - mean) / std)
+        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
+        from ..rng.special import erfinv_values
+
+        values = erfinv_values(tensor.reshape(-1).tolist())
+        tensor.copy_(_like(tensor, values))
+        tensor.mul_(std * math.sqrt(2.0))
+        tensor.add_(mean)
+        tensor.clamp_(min=a, max=b)
+        return tensor
+
+
+def _like(tensor, flat_values):
+    from .. import creation
+
+    return creation.tensor(flat_values, dtype=tensor.dtype).reshape(tensor.shape)
+
+
+def orthogonal_(tensor, gain: float = 1.0, generator=None):
+    """torch's recipe: N(0, 1) into a (rows, cols) matrix (transposed when wide), QR, signs of
+    R's diagonal onto Q. The normals are torch's; the QR is a Householder QR in double here,
+    where torch calls LAPACK, so values agree to float32 rounding, not always to the last bit."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    from .. import creation
+    from ..rng.special import householder_q
+
+    flat = creation.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)
+    matrix = flat.tolist()
+    if rows < cols:
+        matrix = [list(col) for col in zip(*matrix)]
+    q = householder_q(matrix)
+    if rows < cols:
+        q = [list(col) for col in zip(*q)]
+    with grad_mode.no_grad():
+        tensor.view(rows, cols).copy_(creation.tensor(q, dtype=tensor.dtype))
+        tensor.mul_(gain)
+    return tensor
+
+
+def eye_(tensor):
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .. import creation
+
+    with grad_mode.no_grad():
+        tensor.copy_(creation.eye(*tensor.shape, dtype=tensor.dtype))
+    return tensor
 
 
 def constant_(tensor, val: float):
