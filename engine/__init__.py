@@ -35,10 +35,10 @@ from .dtypes import result_type as _result_type
 from .ops import FUNCTIONS as _FUNCTIONS
 from .ops import METHODS as _METHODS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
+from .printing import Size
 from .rng import Generator  # noqa: F401
 from .rng import ops as _rng_ops  # registers the random in-place methods (uniform_, ...)
 from .state import EngineState, fresh_state, use_state  # noqa: F401
-from .printing import Size
 from .tensor import Tensor
 
 float = float32  # noqa: A001

@@ -70,9 +70,14 @@ def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
 
 def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator=None):
-    """torch's inverse-CDF method: U(2 cdf(a) - 1, 2 cdf(b) - 1), erfinv, scale, shift, clamp.
-    The uniforms are torch's; erfinv is computed here in double and rounded, where torch's
-    float32 kernel has its own last-bit errors (docs/semantics.md)."""
+    """torch 2.13's rejection sampling. When [a, b] holds more than 30% of the mass: normal_
+    draws, and while some fall outside, a fresh full-size normal_ draw replaces just those
+    (values bit for bit torch's). Otherwise: uniforms on [a, b] accepted where
+    log(U) <= the log density; that path compares logs of float32 uniforms, where torch's
+    vectorised log may differ in the last bit and, very rarely, flip a decision."""
+    from .. import creation
+    from ..ops.compare import where
+
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
@@ -80,17 +85,42 @@ def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, 
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-    with grad_mode.no_grad():
-        lo = norm_cdf((a - mean) / std)
-        hi = norm_cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        from ..rng.special import erfinv_values
+    def any_true(mask) -> bool:
+        return mask.sum().item() > 0
 
-        values = erfinv_values(tensor.reshape(-1).tolist())
-        tensor.copy_(_like(tensor, values))
-        tensor.mul_(std * math.sqrt(2.0))
-        tensor.add_(mean)
-        tensor.clamp_(min=a, max=b)
+    with grad_mode.no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            # the bounds as the tensor's dtype holds them, as torch compares
+            lo = creation.tensor(a, dtype=tensor.dtype).item()
+            hi = creation.tensor(b, dtype=tensor.dtype).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not any_true(mask):
+                    break
+                fresh = creation.empty_like(result).normal_(mean, std, generator=generator)
+                result = where(mask, fresh, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_density(c):
+            return ((c - mean) / std) ** 2 * -0.5 - log_peak
+
+        tensor.uniform_(a, b, generator=generator)
+        pending = creation.empty_like(tensor).uniform_(generator=generator).log() > \
+            log_density(tensor)
+        result = tensor
+        while any_true(pending):
+            candidates = creation.empty_like(tensor).uniform_(a, b, generator=generator)
+            result = where(pending, candidates, result)
+            accept = creation.empty_like(tensor).uniform_(generator=generator).log()
+            pending = where(pending, accept > log_density(candidates), pending)
+        if result is not tensor:
+            tensor.copy_(result)
         return tensor
 
 

@@ -148,10 +148,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         return creation._leaf(_shaped(values, shape, dt), dt, requires_grad, "normal")
     if t_mean and not t_std:
         _check_std(std)
-        return apply(NormalTensorFloat, (mean,), gen, float(std))
+        return apply(NormalBackward1, (mean,), gen, float(std))
     if t_std and not t_mean:
-        return apply(NormalFloatTensor, (std,), gen, float(mean))
-    return apply(NormalTensorTensor, (mean, std), gen)
+        return apply(NormalBackward2, (std,), gen, float(mean))
+    return apply(NormalBackward3, (mean, std), gen)
 
 
 def _check_std(std) -> None:
@@ -167,7 +167,7 @@ def _normals(gen, shape, dtype: str, std: float = 1.0):
     return _shaped(sampling.normal(gen, _numel(shape), dtype, 0.0, std), shape, by_name(dtype))
 
 
-class NormalTensorFloat(Function):
+class NormalBackward1(Function):
     name_ = "NormalBackward1"
 
     def forward(self, mean, gen, std):
@@ -178,7 +178,7 @@ class NormalTensorFloat(Function):
         return (grad * 0,)
 
 
-class NormalFloatTensor(Function):
+class NormalBackward2(Function):
     name_ = "NormalBackward2"
 
     def forward(self, std, gen, mean):
@@ -189,7 +189,7 @@ class NormalFloatTensor(Function):
         return (grad * 0,)
 
 
-class NormalTensorTensor(Function):
+class NormalBackward3(Function):
     name_ = "NormalBackward3"
 
     def forward(self, mean, std, gen):
@@ -205,7 +205,7 @@ class NormalTensorTensor(Function):
         return (sum_to(zero, self.mean_shape), sum_to(zero, self.std_shape))
 
 
-class Bernoulli(Function):
+class BernoulliBackward0(Function):
     name_ = "BernoulliBackward0"
 
     def forward(self, probs, gen):
@@ -222,7 +222,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     gen = _gen(generator)
     if p is not None:
         return creation.empty(*input.shape, dtype=input._dtype).bernoulli_(p, generator=gen)
-    return apply(Bernoulli, (input,), gen)
+    return apply(BernoulliBackward0, (input,), gen)
 
 
 def _check_probs(probs) -> None:
@@ -316,7 +316,8 @@ def _round(v: float, dtype: str) -> float:
 # -- in-place samplers -------------------------------------------------------------------------
 
 class _Sample(Function):
-    """An in-place draw: forward returns the new values; the gradient to the old values is 0."""
+    """An in-place draw: forward returns the new values; the gradient to the old values is 0.
+    The classes below carry torch's grad_fn names as their own, as torch's classes do."""
 
     def forward(self, a, draw):
         return draw(a)
@@ -325,19 +326,19 @@ class _Sample(Function):
         return (grad * 0,)
 
 
-class Uniform(_Sample):
+class UniformBackward0(_Sample):
     name_ = "UniformBackward0"
 
 
-class Normal(_Sample):
+class NormalBackward0(_Sample):
     name_ = "NormalBackward0"
 
 
-class BernoulliScalar(_Sample):
+class BernoulliBackward2(_Sample):
     name_ = "BernoulliBackward2"
 
 
-class BernoulliTensor(Function):
+class BernoulliBackward1(Function):
     name_ = "BernoulliBackward1"
 
     def forward(self, a, p, draw):
@@ -347,11 +348,11 @@ class BernoulliTensor(Function):
         return (grad * 0, None)
 
 
-class Exponential(_Sample):
+class ExponentialBackward0(_Sample):
     name_ = "ExponentialBackward0"
 
 
-class Random(_Sample):
+class RandomBackward0(_Sample):
     name_ = "RandomBackward0"
 
 
@@ -372,7 +373,7 @@ def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
         values = sampling.uniform(gen, a.numel(), a._dtype.name, float(from_), float(to))
         return _shaped(values, tuple(a.shape), a._dtype)
 
-    return run_inplace(self, Uniform, (), (draw,), "uniform_")
+    return run_inplace(self, UniformBackward0, (), (draw,), "uniform_")
 
 
 @export(function=False)
@@ -387,7 +388,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
                                  contiguous=contiguous)
         return _shaped(values, tuple(a.shape), a._dtype)
 
-    return run_inplace(self, Normal, (), (draw,), "normal_")
+    return run_inplace(self, NormalBackward0, (), (draw,), "normal_")
 
 
 @export(function=False)
@@ -402,7 +403,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
             values = sampling.bernoulli_tensor(gen, probs, p._dtype.name)
             return B.astype(_shaped(values, tuple(a.shape), bool_), a._dtype.name)
 
-        return run_inplace(self, BernoulliTensor, (p,), (draw_t,), "bernoulli_")
+        return run_inplace(self, BernoulliBackward1, (p,), (draw_t,), "bernoulli_")
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
 
@@ -410,7 +411,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
         values = sampling.bernoulli_scalar(gen, a.numel(), float(p))
         return B.astype(B.reshape(B.array(values, "bool"), tuple(a.shape)), a._dtype.name)
 
-    return run_inplace(self, BernoulliScalar, (), (draw,), "bernoulli_")
+    return run_inplace(self, BernoulliBackward2, (), (draw,), "bernoulli_")
 
 
 @export(function=False)
@@ -422,7 +423,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
         return _shaped(sampling.exponential(gen, a.numel(), float(lambd)), tuple(a.shape),
                        a._dtype)
 
-    return run_inplace(self, Exponential, (), (draw,), "exponential_")
+    return run_inplace(self, ExponentialBackward0, (), (draw,), "exponential_")
 
 
 @export(function=False)
@@ -436,7 +437,7 @@ def random_(self, from_=0, to=None, *, generator=None, **kw):
         values = _randint_values(gen, a.numel(), from_, to, a._dtype)
         return _shaped(values, tuple(a.shape), a._dtype)
 
-    return run_inplace(self, Random, (), (draw,), "random_")
+    return run_inplace(self, RandomBackward0, (), (draw,), "random_")
 
 
 @export("bernoulli", function=False)
