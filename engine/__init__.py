@@ -33,11 +33,10 @@ from .dtypes import bool_ as bool  # noqa: A001
 from .dtypes import dtype, float32, float64, int64
 from .dtypes import result_type as _result_type
 from .ops import FUNCTIONS as _FUNCTIONS
-from .ops import METHODS as _METHODS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
 from .printing import Size
 from .rng import Generator  # noqa: F401
-from .rng import ops as _rng_ops  # registers the random in-place methods (uniform_, ...)
+from .rng import ops as _rng_ops
 from .state import EngineState, fresh_state, use_state  # noqa: F401
 from .tensor import Tensor
 
@@ -46,10 +45,9 @@ double = float64
 long = int64
 __version__ = "2.13.0+gradplay"
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+# torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
-globals().update(_rng_ops.FACTORIES)
+globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
 from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
 
 

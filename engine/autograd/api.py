@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from .. import errors
-from ..tensor import Tensor
+from ..tensor import Tensor, warn
 from .engine import run_backward
 
 
@@ -64,8 +64,6 @@ def _warn_create_graph_once() -> None:
     from .. import state
 
     if state.current().first_warning("create_graph_cycle"):
-        from ..tensor import warn
-
         warn(errors.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 
