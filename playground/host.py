@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 
+from ._engine import engine
 from .limits import Limits, default_limits
 from .session import FORMAT_VERSION as TIMELINE_VERSION
 from .session import run_program
@@ -60,8 +61,8 @@ class _BadRequest(Exception):
 
 
 def _palette() -> list:
-    import engine  # noqa: F401  (importing the engine registers its ops, filling PALETTE)
-    from engine.ops.registry import PALETTE
+    from ._engine import engine  # importing the engine registers its ops, filling PALETTE
+    PALETTE = engine.ops.registry.PALETTE
     return [dict(entry) for entry in PALETTE]
 
 
@@ -194,7 +195,11 @@ class Host:
             except ShareError:
                 token = None
         previous = None if fresh else self.timeline
-        timeline = run_program(program, previous=previous, limits=self.limits)
+        # Each run sees what a fresh torch process would: its own default generator (seeded from
+        # the system, as torch seeds one) and no once-only warning given yet, whatever runs of
+        # this or any other session did before in this process.
+        with engine.fresh_state():
+            timeline = run_program(program, previous=previous, limits=self.limits)
         self.program = program
         # A program that does not parse (half-typed) has no statements to carry ids over from:
         # keep the last one that did, so the next edit keeps its nodes' ids and places.
