@@ -200,6 +200,7 @@ class Host:
         # this or any other session did before in this process.
         with engine.fresh_state():
             timeline = run_program(program, previous=previous, limits=self.limits)
+        _hide_recorder_failures(timeline)
         self.program = program
         # A program that does not parse (half-typed) has no statements to carry ids over from:
         # keep the last one that did, so the next edit keeps its nodes' ids and places.
@@ -217,6 +218,17 @@ def internal_error(doing: str) -> dict:
     return {"kind": "internal", "ref": ref,
             "message": f"something went wrong in the engine host (error {ref}); "
                        "the session goes on"}
+
+
+def _hide_recorder_failures(timeline: dict) -> None:
+    """The recorder's own failures (a bug; the run went on) come with tracebacks: they go to the
+    host's log under a short id, and the timeline keeps one line per failure naming that id."""
+    failures = timeline.get("internal_errors")
+    if failures:
+        ref = secrets.token_hex(4)
+        log.error("gradplay: the recorder failed (error %s):\n%s", ref, "\n".join(failures))
+        timeline["internal_errors"] = [
+            f"{text.split(':', 1)[0]}: the recorder failed here (error {ref})" for text in failures]
 
 
 def _check_shape(request) -> None:

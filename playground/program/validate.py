@@ -161,8 +161,10 @@ class Validator:
         if len(args) == 3 and args[2] == 0:
             self.fail(it, "range() step must not be zero")
         bound = range(*args)
-        if len(bound) > self.limits.max_loop_iterations:
-            self.fail(it, f"this loop would run {len(bound):,} times (the limit is "
+        # len() of a range of 2**63 items or more overflows: count with arithmetic instead
+        count = max(0, -(-(bound.stop - bound.start) // bound.step))
+        if count > self.limits.max_loop_iterations:
+            self.fail(it, f"this loop would run {count:,} times (the limit is "
                       f"{self.limits.max_loop_iterations:,})", kind="limit",
                       limit="max_loop_iterations")
         self.loop_bounds[id(node)] = bound
