@@ -7,6 +7,8 @@ functions with the same meaning, so the engine never needs to know which one it 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 NAME = "numpy"
@@ -171,6 +173,8 @@ abs = _arr1(np.abs)  # noqa: A001 - mirrors the backend interface name
 sin = _arr1(np.sin)
 cos = _arr1(np.cos)
 tanh = _arr1(np.tanh)
+log1p = _arr1(np.log1p)
+expm1 = _arr1(np.expm1)
 sign = _arr1(np.sign)
 maximum = _arr2(np.maximum)
 minimum = _arr2(np.minimum)
@@ -187,6 +191,16 @@ isnan = _arr1(np.isnan)
 @_arr
 def pow(a, b):  # noqa: A001
     return np.power(a, b)
+
+
+_erf_ufunc = np.frompyfunc(math.erf, 1, 1)
+
+
+@_arr
+def erf(a):
+    # numpy has no erf; math.erf per element, in float64, rounded once to a's float dtype
+    dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+    return _erf_ufunc(a.astype(np.float64)).astype(dt)
 
 
 @_arr

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import inspect
 
+from tests.oracle import scenarios_nn
+
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
@@ -3498,3 +3500,4 @@ def _collect():
 
 
 SCENARIOS = _collect()
+SCENARIOS.update(scenarios_nn.SCENARIOS)
