@@ -7,7 +7,7 @@ functions with the same meaning, so the engine never needs to know which one it 
 
 from __future__ import annotations
 
-import math
+import math as _math
 
 import numpy as np
 
@@ -193,12 +193,12 @@ def pow(a, b):  # noqa: A001
     return np.power(a, b)
 
 
-_erf_ufunc = np.frompyfunc(math.erf, 1, 1)
+_erf_ufunc = np.frompyfunc(_math.erf, 1, 1)
 
 
 @_arr
 def erf(a):
-    # numpy has no erf; math.erf per element, in float64, rounded once to a's float dtype
+    # numpy has no erf; _math.erf per element, in float64, rounded once to a's float dtype
     dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
     return _erf_ufunc(a.astype(np.float64)).astype(dt)
 
