@@ -202,7 +202,7 @@ _erf_ufunc = np.frompyfunc(_math.erf, 1, 1)
 def erf(a):
     # numpy has no erf; _math.erf per element, in float64, rounded once to a's float dtype
     dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
-    return _erf_ufunc(a.astype(np.float64)).astype(dt)
+    return np.asarray(_erf_ufunc(a.astype(np.float64)), dtype=np.float64).astype(dt)
 
 
 @_arr
