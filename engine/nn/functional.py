@@ -188,19 +188,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return _reductions.softmax(-input, dim, dtype=dtype)
 
 
-# -- dropout and normalization ------------------------------------------------------------------
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0 or not training or input.numel() == 0:
-        return input
-    if p == 1:
-        noise = Tensor._make(B.zeros((), input.dtype.name), input.dtype)
-    else:
-        noise = _layers.dropout_noise(input, p)
-    return input.mul_(noise) if inplace else input * noise
-
+# -- normalization and embedding ---------------------------------------------------------------
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _layers.layer_norm(input, normalized_shape, weight, bias, eps)

@@ -1,5 +1,5 @@
 """The layers torch runs as one graph node: layer_norm (NativeLayerNormBackward0), batch_norm
-(NativeBatchNormBackward0) and embedding (EmbeddingBackward0), and dropout's mask.
+(NativeBatchNormBackward0) and embedding (EmbeddingBackward0).
 
 Backward formulas are written with Tensor operations from the saved input, so create_graph=True
 differentiates them again (with ordinary nodes where torch records one *Backward node).
@@ -8,7 +8,6 @@ differentiates them again (with ordinary nodes where torch records one *Backward
 from __future__ import annotations
 
 from .. import backend as B
-from .. import creation
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 
@@ -197,14 +196,3 @@ def embedding(input, weight, padding_idx=None):
 
 
 _FLOAT_NAMES = {"float32": "Float", "float64": "Double", "bool": "Bool"}
-
-
-# -- dropout ------------------------------------------------------------------------------------
-
-def dropout_noise(input: Tensor, p: float) -> Tensor:
-    """The tensor dropout multiplies by: 1 / (1 - p) where an element is kept, 0 where dropped.
-    torch draws it as empty_like(input).bernoulli_(1 - p) then divides by 1 - p; every random
-    draw dropout makes is in this one function."""
-    u = creation.rand(*input.shape, dtype=input.dtype)
-    keep = B.astype(B.lt(u._data, _k(1 - p, u._data)), input.dtype.name)
-    return Tensor._make(B.div(keep, _k(1 - p, keep)), input.dtype)

@@ -1,7 +1,7 @@
 """Oracle scenarios for the nn layers, activations, losses, utilities, optimizers and
 learning-rate schedules (the rules of tests/oracle/scenarios.py apply; its SCENARIOS include
-these). Random numbers are never recorded: dropout in training mode is checked through what
-holds for any mask."""
+these). The engine's generator is torch's, so dropout masks and default initialisations are
+recorded too, under explicit seeds."""
 
 from __future__ import annotations
 
@@ -463,6 +463,36 @@ def nn_dropout_modes(torch, rec):
               all(g in (0.0, 2.0) for g in _flat(x.grad.tolist())))
     rec.raises("p > 1", lambda: nn.Dropout(1.5))
     rec.raises("F p < 0", lambda: F.dropout(x, -0.1))
+
+
+def nn_dropout_masks_and_default_init_under_seed(torch, rec):
+    nn = torch.nn
+    F = nn.functional
+    for seed in (0, 1, 123):
+        torch.manual_seed(seed)
+        x = torch.arange(1.0, 13.0).reshape(3, 4).requires_grad_(True)
+        y = F.dropout(x, 0.3)
+        rec.value(f"dropout seed {seed}", y)
+        y.sum().backward()
+        rec.value(f"dropout grad seed {seed}", x.grad)
+        rec.value(f"Dropout(0.5) float64 seed {seed}",
+                  nn.Dropout(0.5)(torch.ones(2, 5, dtype=torch.float64)))
+        rec.value(f"kept of 1000 seed {seed}", (F.dropout(torch.ones(1000), 0.2) != 0).sum())
+    y = torch.ones(2, 3)
+    torch.manual_seed(5)
+    F.dropout(y, 0.4, inplace=True)
+    rec.value("dropout in place", y)
+    torch.manual_seed(2)
+    rec.value("Embedding default weight", nn.Embedding(4, 3, padding_idx=1).weight)
+    torch.manual_seed(2)
+    rec.value("PReLU weight", nn.PReLU(2).weight)
+    torch.manual_seed(4)
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.GELU(), nn.Dropout(0.25),
+                          nn.Linear(4, 2))
+    out = model(torch.randn(5, 3))
+    rec.value("model output, training", out)
+    model.eval()
+    rec.value("model output, eval", model(torch.ones(2, 3)))
 
 
 def nn_reshaping_containers_and_module_state(torch, rec):
