@@ -148,7 +148,8 @@ class MaxAll(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        mask = a == result
+        # torch's evenly_distribute_backward: a NaN result came from the NaN elements
+        mask = (a == result) | (a.isnan() & result.isnan())
         return (grad * mask / mask.sum(),)
 
 
@@ -232,6 +233,13 @@ class ScatterAlong(Function):
         return (Tensor._make(_take_along(grad._data, self.idx, self.dim)),)
 
 
+def _along(fn, data, dim):
+    """fn(data, dim); a 0-dim tensor counts as one element along its dim 0, as in torch."""
+    if B.ndim(data):
+        return fn(data, dim)
+    return B.reshape(fn(B.reshape(data, (1,)), 0), ())
+
+
 class Softmax(Function):
     name_ = "SoftmaxBackward0"
     array_backward = True
@@ -239,7 +247,7 @@ class Softmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        return B.softmax(float_data(a), dim)
+        return _along(B.softmax, float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors
@@ -253,7 +261,7 @@ class LogSoftmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        return B.log_softmax(float_data(a), dim)
+        return _along(B.log_softmax, float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors
@@ -306,12 +314,10 @@ def amin(input, dim=(), keepdim=False):
 
 def _extreme(full_cls, dim_cls, result_type, input, dim, keepdim, other):
     if other is not None:
-
         return (maximum if full_cls is MaxAll else minimum)(input, other)
     if dim is None:
         return apply(full_cls, (input,))
     if isinstance(dim, Tensor):
-
         return (maximum if full_cls is MaxAll else minimum)(input, dim)
     d = wrap_dim(dim, input.ndim)
     values = apply(dim_cls, (input,), d, keepdim)

@@ -67,7 +67,10 @@ class Sign(Function):
     name_ = "SignBackward0"
 
     def forward(self, a):
-        return B.sign(a._data)
+        out = B.sign(a._data)
+        if a._dtype.is_floating_point:  # torch's sign(nan) is 0
+            out = B.where(B.isnan(a._data), B.scalar(0, a._dtype.name), out)
+        return out
 
     def backward(self, grad):
         return (grad * 0,)
@@ -217,7 +220,7 @@ class Relu(Function):
 
 
 class ThresholdGrad(Function):
-    """torch's threshold_backward(grad, y, 0): grad where y > 0, else 0 (so the subgradient at
+    """torch's threshold_backward(grad, y, 0): 0 where y <= 0, else grad (so the subgradient at
     0 is 0), as one op."""
 
     name_ = "ThresholdBackwardBackward0"
@@ -228,7 +231,8 @@ class ThresholdGrad(Function):
 
     @staticmethod
     def compute(g, y):
-        return B.where(B.gt(y, B.scalar(0, B.dtype_name(y))), g, B.scalar(0, B.dtype_name(g)))
+        # zero where y <= 0, so a NaN output (relu(nan)) passes the gradient, as in torch
+        return B.where(B.le(y, B.scalar(0, B.dtype_name(y))), B.scalar(0, B.dtype_name(g)), g)
 
     def backward(self, gg):
         # d/dgrad is the same mask; the mask itself has no gradient, and torch sends zeros
