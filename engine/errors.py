@@ -12,6 +12,10 @@ BACKWARD_TWICE = (
     "calling backward."
 )
 IMPLICIT_GRAD_SCALAR = "grad can be implicitly created only for scalar outputs"
+BOOL_SUB_MIXED = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
 SAVED_DETACHED = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
     "is not supported, please use out-of-place `.detach()` instead"

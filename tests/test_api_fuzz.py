@@ -69,23 +69,11 @@ def _describe(out):
 
 
 def _known_gap(name, args) -> bool:
-    """The divergences still open, listed under "Known differences" in docs/semantics.md:
-    the errors torch gives for bool (and some int) inputs to arithmetic, unary functions and
-    reductions, for empty tensors in reductions, softmax, select and narrow, for a negative
-    narrow() length, and for int64 ** negative int. This is the list to shrink."""
+    """The divergence still open, listed under "Known differences" in docs/semantics.md:
+    softmax of an empty int tensor, which torch returns as an empty int tensor."""
     tensors = [a for a in args if hasattr(a, "dtype")]
-    if any(t.numel() == 0 for t in tensors):
-        return True
-    if any(t.dtype is engine.bool for t in tensors) and name in BOOL_GAPS:
-        return True
-    if name in ("pow", "softmax", "log_softmax", "mean") and any(
-            t.dtype is engine.int64 for t in tensors):
-        return True
-    return name == "narrow"
-
-
-BOOL_GAPS = {"sub", "pow", "abs", "relu", "sign", "argmax", "argmin", "mean", "softmax",
-             "log_softmax", "neg"}
+    return name in ("softmax", "log_softmax") and any(
+        t.numel() == 0 and not t.dtype.is_floating_point for t in tensors)
 
 
 def _check(call, make_args, name=""):
@@ -102,7 +90,7 @@ def _check(call, make_args, name=""):
         assert mine == theirs
 
 
-FUZZ = settings(max_examples=150, deadline=None, database=None,
+FUZZ = settings(max_examples=80, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -67,6 +67,8 @@ class Sign(Function):
     name_ = "SignBackward0"
 
     def forward(self, a):
+        if a._dtype.name == "bool":
+            return B.copy(a._data)
         out = B.sign(a._data)
         if a._dtype.is_floating_point:  # torch's sign(nan) is 0
             out = B.where(B.isnan(a._data), B.scalar(0, a._dtype.name), out)
@@ -333,8 +335,19 @@ class ClampTensor(Function):
         return (where(keep, grad, 0.0), *grads)
 
 
+# torch's errors for a bool input to these functions
+_BOOL_ERRORS = {
+    "abs": (NotImplementedError, '"abs_cpu" not implemented for \'Bool\''),
+    "relu": (RuntimeError, "Boolean inputs not supported for relu"),
+}
+
+
 def _unary(cls, name, label=None, operators=()):
+    bool_error = _BOOL_ERRORS.get(name)
+
     def fn(input):
+        if bool_error is not None and input._dtype.name == "bool":
+            raise bool_error[0](bool_error[1])
         return apply(cls, (input,))
 
     fn.__name__ = name

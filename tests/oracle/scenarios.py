@@ -3767,6 +3767,43 @@ def grad_fn_types_are_named_as_torch(torch, rec):
     rec.value("leaf node", type(outs[0].grad_fn.next_functions[0][0]).__name__)
 
 
+def bool_int_and_empty_arguments_raise_torchs_errors(torch, rec):
+    b = torch.tensor([True, False])
+    f = torch.tensor([1.0, 2.0])
+    i = torch.tensor([1, 2])
+    e = torch.zeros(0)
+    rec.raises("bool - bool", lambda: b - b)
+    rec.raises("float - bool", lambda: f - b)
+    rec.raises("1 - bool", lambda: 1 - b)
+    rec.raises("-bool", lambda: -b)
+    rec.raises("bool ** bool", lambda: b ** b)
+    rec.value("bool ** 2", b ** 2)
+    rec.raises("int ** -1", lambda: i ** -1)
+    rec.value("int ** negative int tensor", torch.tensor([0, 1, -1, 2, -1]) ** torch.tensor(
+        [-1, -1, -1, -2, -2]))
+    rec.raises("abs(bool)", lambda: b.abs())
+    rec.raises("relu(bool)", lambda: b.relu())
+    rec.value("sign(bool)", b.sign())
+    rec.raises("argmax(bool)", lambda: b.argmax())
+    rec.raises("mean(int)", lambda: i.mean())
+    rec.raises("mean(bool, dim)", lambda: b.mean(0))
+    rec.raises("softmax(int)", lambda: i.softmax(0))
+    rec.raises("log_softmax(int 2-D, dim 0)", lambda: torch.ones(2, 2, dtype=torch.int64)
+               .log_softmax(0))
+    rec.raises("amax()", lambda: e.amax())
+    rec.raises("amax(-1)", lambda: e.amax(-1))
+    rec.value("amax(0) of (2, 0)", torch.zeros(2, 0).amax(0))
+    rec.raises("max(-1)", lambda: e.max(-1))
+    rec.raises("argmax()", lambda: e.argmax())
+    rec.raises("argmin(0)", lambda: e.argmin(0))
+    rec.value("softmax of nothing", e.softmax(0))
+    rec.raises("select out of range", lambda: f.select(0, 2))
+    rec.raises("narrow negative length", lambda: f.narrow(0, 0, -1))
+    rec.raises("narrow start", lambda: f.narrow(0, 3, 0))
+    rec.raises("narrow past the end", lambda: f.narrow(0, 1, 2))
+    rec.value("narrow negative start", f.narrow(0, -1, 1))
+
+
 def _collect():
     out = {}
     for name, obj in list(globals().items()):
