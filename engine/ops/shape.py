@@ -816,8 +816,9 @@ def cat(tensors, dim=0):
     for i, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    ref = next((t for t in tensors if t.shape != (0,)), tensors[0])
-    dim = wrap_dim(dim, ref.ndim)
+    ref = next((t for t in tensors if t.shape != (0,)), None)
+    # only 1-D empty tensors: torch checks no dim and joins them along their one dim
+    dim = 0 if ref is None else wrap_dim(dim, ref.ndim)
     return apply(Cat, tuple(tensors), dim)
 
 
