@@ -210,7 +210,7 @@ def matmul(input, other):
     if da >= 3 and db <= 2:
         # fold the batch dims of input into rows: one mm, then view back
         k = input.shape[-1]
-        rows = input.reshape(-1, k)
+        rows = input.reshape(_prod(input.shape[:-1]), k)
         if db == 1:
             out = rows.mv(other)
             return apply(UnsafeView, (out,), tuple(input.shape[:-1]))
@@ -231,8 +231,8 @@ def _batched(a, b):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{_prod(batch)}, {k}] but got: [{_prod(batch)}, {k2}]."
         )
-    a3 = a2.expand(*batch, n, k).reshape(-1, n, k)
-    b3 = b2.expand(*batch, k, m).reshape(-1, k, m)
+    a3 = a2.expand(*batch, n, k).reshape(_prod(batch), n, k)  # (not -1: the batch may be
+    b3 = b2.expand(*batch, k, m).reshape(_prod(batch), k, m)  # empty, -1 then has no answer)
     out = a3.bmm(b3)
     shape = tuple(batch) + ((n,) if a.ndim > 1 else ()) + ((m,) if b.ndim > 1 else ())
     return apply(UnsafeView, (out,), shape)
