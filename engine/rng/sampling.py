@@ -29,7 +29,6 @@ import math
 
 from .. import backend as B
 
-
 _NUMPY_FROM = 256  # below this many values the list kernels beat numpy's per-call overhead
 
 
