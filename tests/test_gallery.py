@@ -14,6 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from live_torch import real_torch as _real_torch
 
 from playground import decode, encode, run_program
 from playground.examples import DEFAULT_ID, EXAMPLES, Example, get
@@ -37,11 +38,6 @@ def _load_recorder():
 
 
 RECORDER = _load_recorder()
-
-try:
-    import torch as _real_torch  # noqa: F401 - only whether it imports matters
-except ImportError:  # real torch is optional; the fixture is the oracle
-    _real_torch = None
 
 
 @functools.cache

@@ -19,20 +19,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from live_torch import real_torch
 
 from engine.printing import Size, format_parameter, format_tensor
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "printing.json").read_text())
 CASES = FIXTURE["cases"]
-
-try:  # the reference implementation, only when it is the pinned version
-    import torch as real_torch
-
-    if not real_torch.__version__.startswith("2.13."):
-        real_torch = None
-except ImportError:
-    real_torch = None
 
 
 def _load_recorder():
