@@ -32,6 +32,7 @@ from engine.nn import Module, Parameter
 from engine.observer import Observer, observe
 from engine.tensor import Tensor
 
+from .bindings import assigned_names
 from .limits import Limits
 from .program import Interpreter
 
@@ -103,21 +104,6 @@ def _normalised(stmt) -> str:
     return ast.unparse(stmt)
 
 
-def _targets(stmt) -> list:
-    if isinstance(stmt, ast.Assign):
-        nodes = stmt.targets
-    elif isinstance(stmt, (ast.AugAssign, ast.For)):
-        nodes = [stmt.target]
-    else:
-        return []
-    names = []
-    for n in nodes:
-        for sub in ast.walk(n):
-            if isinstance(sub, ast.Name) and sub.id not in names:
-                names.append(sub.id)
-    return names
-
-
 class _Statement:
     __slots__ = ("index", "key", "base", "line", "col", "end_line", "kind", "text", "targets",
                  "names")
@@ -151,7 +137,7 @@ def _statements(text: str) -> list:
         s.end_line = node.end_lineno
         s.kind = type(node).__name__.lower()
         s.text = _normalised(node)
-        s.targets = _targets(node)
+        s.targets = assigned_names(node, loops=True, written=True)
         if isinstance(node, (ast.For, ast.With)):
             header = node.iter if isinstance(node, ast.For) else node.items
             walk = [sub for h_ in (header if isinstance(header, list) else [header])

@@ -499,6 +499,47 @@ def test_delete_keeps_statements_after_a_kept_rebinding():
     assert r.program == "import torch\nw = torch.zeros(1)\nprint(w)\n"
 
 
+def test_delete_follows_a_chain_of_uses_around_a_loop_for_as_many_turns_as_it_needs():
+    # on the third turn `a` reads the `b` that `b = c * 1` made from the `c` made from y
+    p = prog("""
+        import torch
+        y = torch.ones(1)
+        a = b = c = torch.zeros(1)
+        for i in range(3):
+            a = b * 1
+            b = c * 1
+            c = y * 1
+        print(a)
+    """)
+    assert [line for _n, line, _t in dependents(p, "y")] == [5, 6, 7, 8]
+
+
+def _nested_loops(depth: int) -> str:
+    lines = ["import torch", "x = torch.ones(1)", "y = x * 2"]
+    for d in range(depth):
+        lines.append("    " * d + f"for i{d} in range(1):")
+        lines.append("    " * (d + 1) + f"w{d} = y + {d}")
+    lines.append("print(x)")
+    return "\n".join(lines) + "\n"
+
+
+def test_delete_reads_each_statement_a_bounded_number_of_times_whatever_the_loop_depth(
+        monkeypatch):
+    import playground.edits.delete as delete_module
+
+    reads = []
+    real_loads = delete_module.stmt_loads
+    monkeypatch.setattr(delete_module, "stmt_loads", lambda s: reads.append(s) or real_loads(s))
+    for depth in (20, 40):
+        reads.clear()
+        p = _nested_loops(depth)
+        r = apply(p, op="delete", target="y", cascade=True)
+        # every w_d used y, so each loop was left empty and went with it
+        assert r.program == "import torch\nx = torch.ones(1)\nprint(x)\n"
+        statements = 3 + 2 * depth + 1
+        assert len(reads) <= 3 * statements, (depth, len(reads))  # was 2**depth
+
+
 def test_delete_refuses_loop_variables_and_imports():
     p = "import torch\nfor i in range(2):\n    print(i)\n"
     with pytest.raises(EditError, match="loop variable"):
