@@ -46,12 +46,14 @@ chromium:
 	bash scripts/ensure_chromium.sh
 
 # Unit tests run twice: on the numpy backend and on the pure-Python one the browser uses; then
-# the UI's own tests, then the end-to-end tests in Chromium against both hosts.
+# the UI's own tests and its lint (ESLint, Prettier), then the end-to-end tests in Chromium against both hosts.
 test: site chromium
 	$(BIN)/ruff check engine playground tests scripts bench e2e
 	$(PYTEST) tests
 	GRADPLAY_BACKEND=pure $(PYTEST) tests
 	node --test static/test/
+	node_modules/.bin/eslint static eslint.config.js
+	node_modules/.bin/prettier --check static eslint.config.js
 	$(PYTEST) e2e
 
 test-unit: setup

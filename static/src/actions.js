@@ -32,20 +32,59 @@ export function createActions(el, { onEdit }) {
     size: 14,
   });
   const gradBox = h("label", { class: "gp-field inline", hidden: true }, h("span", null, "gradient"), gradient);
-  const backward = h("button", { type: "button", class: "gp-btn primary", "data-testid": "backward", onclick: () => doBackward() }, "Backward");
-  const retainGrad = h("button", { type: "button", class: "gp-btn", "data-testid": "retain-grad", onclick: () => simple("retain_grad") }, "retain_grad()");
-  const detach = h("button", { type: "button", class: "gp-btn", "data-testid": "detach", onclick: () => simple("detach") }, "detach()");
-  const method = h("select", { class: "gp-select mono", "data-testid": "inplace-method", "aria-label": "in-place method" }, INPLACE_METHODS.map((m) => h("option", { value: m.method }, m.method)));
-  const args = h("input", { type: "text", class: "gp-input mono", "data-testid": "inplace-args", value: INPLACE_METHODS[0].args, size: 7, "aria-label": "in-place arguments", spellcheck: "false", autocomplete: "off" });
-  const inplace = h("button", { type: "button", class: "gp-btn", "data-testid": "inplace", onclick: () => doInplace() }, "In-place");
-  const noGrad = h("button", { type: "button", class: "gp-btn", "data-testid": "no-grad", onclick: () => doNoGrad() }, "Wrap in no_grad");
+  const backward = h(
+    "button",
+    { type: "button", class: "gp-btn primary", "data-testid": "backward", onclick: () => doBackward() },
+    "Backward",
+  );
+  const retainGrad = h(
+    "button",
+    { type: "button", class: "gp-btn", "data-testid": "retain-grad", onclick: () => simple("retain_grad") },
+    "retain_grad()",
+  );
+  const detach = h(
+    "button",
+    { type: "button", class: "gp-btn", "data-testid": "detach", onclick: () => simple("detach") },
+    "detach()",
+  );
+  const method = h(
+    "select",
+    { class: "gp-select mono", "data-testid": "inplace-method", "aria-label": "in-place method" },
+    INPLACE_METHODS.map((m) => h("option", { value: m.method }, m.method)),
+  );
+  const args = h("input", {
+    type: "text",
+    class: "gp-input mono",
+    "data-testid": "inplace-args",
+    value: INPLACE_METHODS[0].args,
+    size: 7,
+    "aria-label": "in-place arguments",
+    spellcheck: "false",
+    autocomplete: "off",
+  });
+  const inplace = h(
+    "button",
+    { type: "button", class: "gp-btn", "data-testid": "inplace", onclick: () => doInplace() },
+    "In-place",
+  );
+  const noGrad = h(
+    "button",
+    { type: "button", class: "gp-btn", "data-testid": "no-grad", onclick: () => doNoGrad() },
+    "Wrap in no_grad",
+  );
   method.addEventListener("change", () => {
     args.value = INPLACE_METHODS.find((m) => m.method === method.value)?.args ?? "";
   });
 
   el.append(
     h("div", { class: "gp-actions-group" }, h("span", { class: "gp-muted" }, "Target"), who),
-    h("div", { class: "gp-actions-group" }, backward, h("label", { class: "gp-check" }, retain, "retain_graph"), gradBox),
+    h(
+      "div",
+      { class: "gp-actions-group" },
+      backward,
+      h("label", { class: "gp-check" }, retain, "retain_graph"),
+      gradBox,
+    ),
     h("div", { class: "gp-actions-group" }, retainGrad, detach),
     h("div", { class: "gp-actions-group" }, method, args, inplace),
     h("div", { class: "gp-actions-group" }, noGrad),
@@ -104,7 +143,12 @@ export function createActions(el, { onEdit }) {
     gradBox.classList.remove("want");
   }
 
-  return { update, get retainGraph() { return retain.checked; } };
+  return {
+    update,
+    get retainGraph() {
+      return retain.checked;
+    },
+  };
 }
 
 export function onesLiteral(shape) {

@@ -1,9 +1,23 @@
 // The program pane: CodeMirror 6 with Python highlighting, error underlines, flashed changed lines, the current step's line.
 
-import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, Decoration } from "@codemirror/view";
+import {
+  EditorView,
+  keymap,
+  lineNumbers,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  drawSelection,
+  Decoration,
+} from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Annotation, Compartment } from "@codemirror/state";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { syntaxHighlighting, defaultHighlightStyle, indentOnInput, bracketMatching, indentUnit } from "@codemirror/language";
+import {
+  syntaxHighlighting,
+  defaultHighlightStyle,
+  indentOnInput,
+  bracketMatching,
+  indentUnit,
+} from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { setDiagnostics, lintGutter } from "@codemirror/lint";
 
@@ -41,13 +55,21 @@ const theme = EditorView.theme({
   "&": { height: "100%", fontSize: "13px", backgroundColor: "var(--gp-code-bg)" },
   ".cm-scroller": { fontFamily: "var(--gp-mono)", lineHeight: "1.55" },
   ".cm-content": { padding: "8px 0" },
-  ".cm-gutters": { backgroundColor: "var(--gp-code-gutter)", borderRight: "1px solid var(--gp-line)", color: "var(--gp-muted)" },
+  ".cm-gutters": {
+    backgroundColor: "var(--gp-code-gutter)",
+    borderRight: "1px solid var(--gp-line)",
+    color: "var(--gp-muted)",
+  },
   ".cm-activeLine": { backgroundColor: "rgba(26,115,232,0.045)" },
   ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)" },
   "&.cm-focused": { outline: "2px solid var(--gp-focus)", outlineOffset: "-2px" },
   ".cm-gp-step": { boxShadow: "inset 3px 0 0 var(--gp-grad)", backgroundColor: "rgba(132,48,206,0.07)" },
   ".cm-gp-flash": { animation: "gp-line-flash 1.8s ease-out" },
-  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy #d93025", textUnderlineOffset: "3px" },
+  ".cm-lintRange-error": {
+    backgroundImage: "none",
+    textDecoration: "underline wavy #d93025",
+    textUnderlineOffset: "3px",
+  },
   ".cm-diagnostic-error": { borderLeft: "4px solid #d93025", fontFamily: "var(--gp-sans)" },
   ".cm-tooltip": { fontFamily: "var(--gp-sans)", fontSize: "12.5px", maxWidth: "420px" },
 });
@@ -71,7 +93,8 @@ function diagnostics(doc, err) {
   }
   to = Math.min(to, doc.length);
   if (from >= to && from > 0) from = to - 1;
-  const head = err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
+  const head =
+    err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
   return [{ from, to, severity: "error", message: `${head}: ${err.message}`, source: err.kind }];
 }
 
@@ -143,7 +166,8 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
     if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
     if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
     const spec = { effects };
-    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations: fromApp.of(true) });
+    if (changed)
+      Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations: fromApp.of(true) });
     if (changed || effects.length) view.dispatch(spec);
   }
 

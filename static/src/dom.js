@@ -74,5 +74,9 @@ const ICONS = {
 };
 
 export function icon(name) {
-  return s("svg", { class: "gp-icon", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" }, s("path", { d: ICONS[name], fill: "currentColor" }));
+  return s(
+    "svg",
+    { class: "gp-icon", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true" },
+    s("path", { d: ICONS[name], fill: "currentColor" }),
+  );
 }

@@ -28,7 +28,15 @@ export function buildGraph(idx, view) {
     for (const n of tl.nodes?.autograd || []) {
       const t = n.variable || n.tensor;
       const tensor = t ? idx.tensors.get(t) : null;
-      nodes.push({ id: n.id, kind: n.name === ACC ? "acc" : "fn", name: tensor?.name ?? "", tensor: t, node: n.id, w: NODE_W, h: NODE_H });
+      nodes.push({
+        id: n.id,
+        kind: n.name === ACC ? "acc" : "fn",
+        name: tensor?.name ?? "",
+        tensor: t,
+        node: n.id,
+        w: NODE_W,
+        h: NODE_H,
+      });
     }
     for (const e of tl.edges?.autograd || []) {
       const id = edgeKey(e.from, e.index);
@@ -46,7 +54,18 @@ export function buildGraph(idx, view) {
       const n = seen.get(id) || 0;
       seen.set(id, n + 1);
       if (n) id += `.${n}`;
-      const edge = { id, from: e.from, to: e.to, index: e.index, inplace: e.inplace, recorded: e.recorded, step: e.step, layoutFrom: e.from, layoutTo: e.to, gradAlong: false };
+      const edge = {
+        id,
+        from: e.from,
+        to: e.to,
+        index: e.index,
+        inplace: e.inplace,
+        recorded: e.recorded,
+        step: e.step,
+        layoutFrom: e.from,
+        layoutTo: e.to,
+        gradAlong: false,
+      };
       edges.push(edge);
       const k = `${e.from}>${e.to}`;
       if (!byEnds.has(k)) byEnds.set(k, []);
@@ -59,7 +78,8 @@ export function buildGraph(idx, view) {
       const inp = idx.tensorOfNode.get(e.to);
       if (!out || !inp) continue;
       const cands = byEnds.get(`${inp}>${out}`) || [];
-      const pick = cands.find((c) => c.index === e.index && !c.inplace) || cands.find((c) => c.index === e.index) || cands[0];
+      const pick =
+        cands.find((c) => c.index === e.index && !c.inplace) || cands.find((c) => c.index === e.index) || cands[0];
       if (pick) flight.set(edgeKey(e.from, e.index), pick.id);
     }
   }
@@ -172,7 +192,10 @@ export function edgeDisplay(idx, s, graph, edge) {
   if (graph.view === "autograd") {
     exists = nodeExists(idx, edge.from, s.pos) && nodeExists(idx, edge.to, s.pos);
   } else {
-    exists = tensorExists(idx, edge.from, s.pos) && tensorExists(idx, edge.to, s.pos) && s.pos > (idx.stepStart[edge.step] ?? 0);
+    exists =
+      tensorExists(idx, edge.from, s.pos) &&
+      tensorExists(idx, edge.to, s.pos) &&
+      s.pos > (idx.stepStart[edge.step] ?? 0);
   }
   const key = graph.keyOfEdge.get(edge.id);
   const g = key ? s.edgeGrad.get(key) : undefined;

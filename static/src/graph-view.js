@@ -19,12 +19,41 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   // The drawing is a stack of SVGs, each its own compositor layer: one for edges, one per chunk
   // of CHUNK nodes, one for edge labels. A change to one card repaints its chunk only; in a single
   // SVG it repainted every card of a 450-node graph, frame after frame, while playing.
-  const surface = h("div", { class: "gp-surface", "data-testid": "graph", "aria-label": "computation graph", role: "group" });
+  const surface = h("div", {
+    class: "gp-surface",
+    "data-testid": "graph",
+    "aria-label": "computation graph",
+    role: "group",
+  });
   const defs = s(
     "defs",
     null,
-    s("marker", { id: "gp-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, s("path", { d: "M0,1 L9,5 L0,9 z", class: "gp-arrowhead" })),
-    s("marker", { id: "gp-arrow-hot", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, s("path", { d: "M0,1 L9,5 L0,9 z", class: "gp-arrowhead hot" })),
+    s(
+      "marker",
+      {
+        id: "gp-arrow",
+        viewBox: "0 0 10 10",
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: "auto-start-reverse",
+      },
+      s("path", { d: "M0,1 L9,5 L0,9 z", class: "gp-arrowhead" }),
+    ),
+    s(
+      "marker",
+      {
+        id: "gp-arrow-hot",
+        viewBox: "0 0 10 10",
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: "auto-start-reverse",
+      },
+      s("path", { d: "M0,1 L9,5 L0,9 z", class: "gp-arrowhead hot" }),
+    ),
   );
   const layers = []; // {svg, viewport}
   function makeLayer(cls) {
@@ -97,7 +126,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     return true;
   }
   sizeToContainer();
-  const resizeObserver = typeof ResizeObserver !== "undefined" ? new ResizeObserver(() => { if (sizeToContainer()) onResize?.(); }) : null;
+  const resizeObserver =
+    typeof ResizeObserver !== "undefined"
+      ? new ResizeObserver(() => {
+          if (sizeToContainer()) onResize?.();
+        })
+      : null;
   resizeObserver?.observe(container);
 
   let graph = null;
@@ -112,7 +146,10 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   let flying = null; // the edge whose own label is hidden while its gradient is in flight
 
   function applyViewTo(layer) {
-    layer.viewport.setAttribute("transform", `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`);
+    layer.viewport.setAttribute(
+      "transform",
+      `translate(${view.x.toFixed(1)},${view.y.toFixed(1)}) scale(${view.k.toFixed(4)})`,
+    );
   }
 
   function applyView() {
@@ -211,9 +248,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     // them a frame repaints only when an event changed something (the dot in flight is apart).
     surface.classList.toggle("gp-big", next.nodes.length > BIG_GRAPH);
     const keepN = new Set(next.nodes.map((n) => n.id));
-    for (const [id, rec] of nodeEls) if (!keepN.has(id)) rec.g.remove(), nodeEls.delete(id), releaseChunk(id);
+    for (const [id, rec] of nodeEls) if (!keepN.has(id)) (rec.g.remove(), nodeEls.delete(id), releaseChunk(id));
     const keepE = new Set(next.edges.map((e) => e.id));
-    for (const [id, rec] of edgeEls) if (!keepE.has(id)) rec.g.remove(), rec.label.remove(), edgeEls.delete(id);
+    for (const [id, rec] of edgeEls) if (!keepE.has(id)) (rec.g.remove(), rec.label.remove(), edgeEls.delete(id));
     if (fitNow) fitWhenSet();
 
     byTensor = new Map();
@@ -268,7 +305,10 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   function placeNode(rec) {
     const p = pos.get(rec.node.id);
     if (!p) return;
-    rec.g.setAttribute("transform", `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`);
+    rec.g.setAttribute(
+      "transform",
+      `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`,
+    );
   }
 
   function routeEdge(rec) {
@@ -319,7 +359,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       d.hasGrad ? "has-grad" : "",
       d.extraKind ? `x-${d.extraKind}` : "",
       selection.includes(rec.node.id) ? "selected" : "",
-    ].filter(Boolean).join(" ");
+    ]
+      .filter(Boolean)
+      .join(" ");
     if (cls !== rec.cls) {
       rec.g.setAttribute("class", cls);
       rec.cls = cls;
@@ -349,7 +391,16 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const d = edgeDisplay(idx, state, graph, rec.edge);
     const labelChanged = !rec.disp || rec.disp.label !== d.label;
     rec.disp = d;
-    const cls = ["gp-edge", d.exists ? "" : "ghost", d.carried ? "carried" : "", d.current ? "current" : "", d.noGrad ? "nograd" : "", d.inplace ? "inplace" : ""].filter(Boolean).join(" ");
+    const cls = [
+      "gp-edge",
+      d.exists ? "" : "ghost",
+      d.carried ? "carried" : "",
+      d.current ? "current" : "",
+      d.noGrad ? "nograd" : "",
+      d.inplace ? "inplace" : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
     if (cls !== rec.cls) {
       rec.g.setAttribute("class", cls);
       rec.path.setAttribute("marker-end", d.carried ? "url(#gp-arrow-hot)" : "url(#gp-arrow)");
@@ -523,7 +574,14 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     if (nodeG) {
       const id = nodeG.dataset.id;
       const start = pos.get(id);
-      drag = { kind: "node", id, p, start: start ? { ...start } : null, moved: false, additive: ev.shiftKey || ev.ctrlKey || ev.metaKey };
+      drag = {
+        kind: "node",
+        id,
+        p,
+        start: start ? { ...start } : null,
+        moved: false,
+        additive: ev.shiftKey || ev.ctrlKey || ev.metaKey,
+      };
     } else {
       drag = { kind: "pan", p, start: { x: view.x, y: view.y }, moved: false };
     }
@@ -605,7 +663,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     follow,
     ensureVisible,
     zoomBy,
-    get positions() { return pos; },
+    get positions() {
+      return pos;
+    },
     focusNode(id) {
       nodeEls.get(id)?.g.focus();
     },

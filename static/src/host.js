@@ -66,5 +66,11 @@ export function createHost(transport, { timeoutMs = 60000 } = {}) {
     pending.clear();
   }
 
-  return { request, dispose, get pendingCount() { return pending.size; } };
+  return {
+    request,
+    dispose,
+    get pendingCount() {
+      return pending.size;
+    },
+  };
 }

@@ -1,7 +1,16 @@
 // The inspector: everything about the selected node at the moment shown (value, .grad, autograd links, .grad history, plot) and its edits.
 
 import { h, clear } from "./dom.js";
-import { reprValue, shortValue, flatValues, num, ElementFormatter, scalarSummary, shapeText, pyLiteral } from "./format.js";
+import {
+  reprValue,
+  shortValue,
+  flatValues,
+  num,
+  ElementFormatter,
+  scalarSummary,
+  shapeText,
+  pyLiteral,
+} from "./format.js";
 import { gradHistory, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortNodeName } from "./graph-model.js";
 import { createGradPlot } from "./plot.js";
@@ -34,14 +43,29 @@ function heatmap(value, testid) {
   return h(
     "table",
     { class: "gp-heat", "data-testid": testid },
-    h("tbody", null, rows.map((row) => h("tr", null, row.map((v) => h("td", { style: { background: heatColor(v, maxAbs) }, title: String(v) }, fmt.bare(v)))))),
+    h(
+      "tbody",
+      null,
+      rows.map((row) =>
+        h(
+          "tr",
+          null,
+          row.map((v) => h("td", { style: { background: heatColor(v, maxAbs) }, title: String(v) }, fmt.bare(v))),
+        ),
+      ),
+    ),
   );
 }
 
 function valueBlock(value, testid, reprOpts) {
   if (value == null) return h("pre", { class: "gp-pre", "data-testid": testid }, "None");
   if (!value.summary && value.shape.length === 2 && value.shape[0] * value.shape[1] > 0) {
-    return h("div", { class: "gp-heat-wrap" }, heatmap(value, testid), h("pre", { class: "gp-pre small" }, reprValue(value, reprOpts)));
+    return h(
+      "div",
+      { class: "gp-heat-wrap" },
+      heatmap(value, testid),
+      h("pre", { class: "gp-pre small" }, reprValue(value, reprOpts)),
+    );
   }
   return h("pre", { class: "gp-pre", "data-testid": testid }, reprValue(value, reprOpts));
 }
@@ -57,13 +81,26 @@ const pyBool = (b) => (b ? "True" : "False");
  * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view} or null.
  */
 export function createInspector(el, { onEdit, plotOptions = {} }) {
-  const empty = h("div", { class: "gp-empty" }, "Click a node to inspect its value, its gradient and how its .grad changed.");
+  const empty = h(
+    "div",
+    { class: "gp-empty" },
+    "Click a node to inspect its value, its gradient and how its .grad changed.",
+  );
   const head = h("div", { class: "gp-insp-head" });
   const body = h("div", { class: "gp-insp-body" });
   const historyBox = h("div", { class: "gp-insp-history" });
   const plotBox = h("div", { class: "gp-insp-plot" });
   const editsBox = h("div", { class: "gp-insp-edits" });
-  const root = h("section", { class: "gp-inspector", "data-testid": "inspector", "aria-label": "inspector" }, empty, head, body, historyBox, plotBox, editsBox);
+  const root = h(
+    "section",
+    { class: "gp-inspector", "data-testid": "inspector", "aria-label": "inspector" },
+    empty,
+    head,
+    body,
+    historyBox,
+    plotBox,
+    editsBox,
+  );
   el.append(root);
   let plot = null;
   let current = { key: null };
@@ -72,14 +109,93 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
     clear(editsBox);
     if (!t) return;
     const named = Boolean(t.name);
-    const zero = h("button", { type: "button", class: "gp-btn", "data-testid": "zero-grad", disabled: !named, onclick: () => onEdit({ op: "zero_grad", target: t.name }) }, `${t.name || "t"}.grad.zero_()`);
-    const none = h("button", { type: "button", class: "gp-btn", "data-testid": "grad-none", disabled: !named, onclick: () => onEdit({ op: "grad_none", target: t.name }) }, `${t.name || "t"}.grad = None`);
-    const renameInput = h("input", { type: "text", class: "gp-input mono", "data-testid": "rename-input", value: t.name || "", size: 8, "aria-label": "new name", spellcheck: "false", autocomplete: "off" });
-    const rename = h("button", { type: "button", class: "gp-btn", "data-testid": "rename", disabled: !named, onclick: () => renameInput.value.trim() && onEdit({ op: "rename", target: t.name, new_name: renameInput.value.trim() }) }, "Rename");
-    const valueInput = h("input", { type: "text", class: "gp-input mono", "data-testid": "set-value-input", value: pyLiteral(t.value), "aria-label": "new value", spellcheck: "false", autocomplete: "off" });
-    const setValue = h("button", { type: "button", class: "gp-btn", "data-testid": "set-value", disabled: !named || !t.is_leaf, onclick: () => valueInput.value.trim() && onEdit({ op: "set_value", target: t.name, value: valueInput.value.trim() }) }, "Set value");
-    const rg = h("button", { type: "button", class: "gp-btn", "data-testid": "set-requires-grad", disabled: !named || !t.is_leaf, onclick: () => onEdit({ op: "set_requires_grad", target: t.name, value: !t.requires_grad }) }, t.requires_grad ? "requires_grad = False" : "requires_grad = True");
-    const del = h("button", { type: "button", class: "gp-btn danger", "data-testid": "delete", disabled: !named, onclick: () => onEdit({ op: "delete", target: t.name }) }, "Delete");
+    const zero = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "zero-grad",
+        disabled: !named,
+        onclick: () => onEdit({ op: "zero_grad", target: t.name }),
+      },
+      `${t.name || "t"}.grad.zero_()`,
+    );
+    const none = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "grad-none",
+        disabled: !named,
+        onclick: () => onEdit({ op: "grad_none", target: t.name }),
+      },
+      `${t.name || "t"}.grad = None`,
+    );
+    const renameInput = h("input", {
+      type: "text",
+      class: "gp-input mono",
+      "data-testid": "rename-input",
+      value: t.name || "",
+      size: 8,
+      "aria-label": "new name",
+      spellcheck: "false",
+      autocomplete: "off",
+    });
+    const rename = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "rename",
+        disabled: !named,
+        onclick: () =>
+          renameInput.value.trim() && onEdit({ op: "rename", target: t.name, new_name: renameInput.value.trim() }),
+      },
+      "Rename",
+    );
+    const valueInput = h("input", {
+      type: "text",
+      class: "gp-input mono",
+      "data-testid": "set-value-input",
+      value: pyLiteral(t.value),
+      "aria-label": "new value",
+      spellcheck: "false",
+      autocomplete: "off",
+    });
+    const setValue = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "set-value",
+        disabled: !named || !t.is_leaf,
+        onclick: () =>
+          valueInput.value.trim() && onEdit({ op: "set_value", target: t.name, value: valueInput.value.trim() }),
+      },
+      "Set value",
+    );
+    const rg = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "set-requires-grad",
+        disabled: !named || !t.is_leaf,
+        onclick: () => onEdit({ op: "set_requires_grad", target: t.name, value: !t.requires_grad }),
+      },
+      t.requires_grad ? "requires_grad = False" : "requires_grad = True",
+    );
+    const del = h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn danger",
+        "data-testid": "delete",
+        disabled: !named,
+        onclick: () => onEdit({ op: "delete", target: t.name }),
+      },
+      "Delete",
+    );
     editsBox.append(
       h("h4", null, "Edit the program"),
       h("div", { class: "gp-row wrap" }, zero, none),
@@ -113,29 +229,56 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
 
     // header
     clear(head);
-    const kind = gnode.kind === "tensor" ? (rec?.is_leaf ? (rec.requires_grad ? "leaf, requires grad" : "constant") : "non-leaf") : gnode.kind === "acc" ? "AccumulateGrad node" : "grad_fn node";
-    const exists = gnode.kind === "tensor" ? tensorExists(idx, gnode.tensor, state.pos) : nodeExists(idx, gnode.node, state.pos);
+    const kind =
+      gnode.kind === "tensor"
+        ? rec?.is_leaf
+          ? rec.requires_grad
+            ? "leaf, requires grad"
+            : "constant"
+          : "non-leaf"
+        : gnode.kind === "acc"
+          ? "AccumulateGrad node"
+          : "grad_fn node";
+    const exists =
+      gnode.kind === "tensor" ? tensorExists(idx, gnode.tensor, state.pos) : nodeExists(idx, gnode.node, state.pos);
     head.append(
-      h("h3", { "data-testid": "inspector-title" }, gnode.kind === "tensor" ? entry?.name || "(unnamed tensor)" : shortNodeName(anode?.name)),
-      h("div", { class: "gp-chips" }, h("span", { class: `gp-chip k-${gnode.kind}` }, kind), exists ? null : h("span", { class: "gp-chip ghost" }, "not created yet at this moment")),
+      h(
+        "h3",
+        { "data-testid": "inspector-title" },
+        gnode.kind === "tensor" ? entry?.name || "(unnamed tensor)" : shortNodeName(anode?.name),
+      ),
+      h(
+        "div",
+        { class: "gp-chips" },
+        h("span", { class: `gp-chip k-${gnode.kind}` }, kind),
+        exists ? null : h("span", { class: "gp-chip ghost" }, "not created yet at this moment"),
+      ),
     );
 
     clear(body);
     if (gnode.kind !== "tensor" && anode) {
       body.append(
-        h("dl", { class: "gp-props" },
+        h(
+          "dl",
+          { class: "gp-props" },
           prop("name", anode.name, "inspector-node-name"),
           prop("next_functions", nextFunctionsText(idx, anode), "inspector-next-functions"),
-          anode.variable ? prop("variable", entry?.name || anode.variable) : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
+          anode.variable
+            ? prop("variable", entry?.name || anode.variable)
+            : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
           prop("recorded at", `line ${anode.line}`),
-          state.incoming.has(anode.id) ? prop("grad in", shortValue(state.incoming.get(anode.id), 40), "inspector-incoming") : null,
+          state.incoming.has(anode.id)
+            ? prop("grad in", shortValue(state.incoming.get(anode.id), 40), "inspector-incoming")
+            : null,
         ),
       );
     }
     if (entry && rec) {
       const gfn = rec.node ? idx.nodes.get(rec.node) : null;
       body.append(
-        h("dl", { class: "gp-props" },
+        h(
+          "dl",
+          { class: "gp-props" },
           gnode.kind !== "tensor" ? prop("tensor", entry.name || "(unnamed)") : null,
           prop("dtype", `torch.${entry.dtype}`, "inspector-dtype"),
           prop("shape", `torch.Size(${shapeText(rec.value?.shape ?? entry.shape)})`, "inspector-shape"),
@@ -144,19 +287,32 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           prop("retains_grad", pyBool(rec.retains_grad), "inspector-retains-grad"),
           prop("_version", String(rec.version ?? 0), "inspector-version"),
           prop("grad_fn", rec.grad_fn ? `<${shortNodeName(rec.grad_fn)}>` : "None", "inspector-grad-fn"),
-          gfn && gnode.kind === "tensor" ? prop("grad_fn.next_functions", nextFunctionsText(idx, gfn), "inspector-next-functions") : null,
+          gfn && gnode.kind === "tensor"
+            ? prop("grad_fn.next_functions", nextFunctionsText(idx, gfn), "inspector-next-functions")
+            : null,
           // a leaf has no grad_fn; the node that adds into its .grad is its AccumulateGrad
           idx.accOfTensor.get(entry.id) ? prop(".grad written by", "<AccumulateGrad>", "inspector-accumulator") : null,
-          prop(gnode.kind === "tensor" ? "made at" : "tensor made at", `line ${entry.line}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`),
+          prop(
+            gnode.kind === "tensor" ? "made at" : "tensor made at",
+            `line ${entry.line}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
+          ),
         ),
         h("h4", null, "value"),
-        valueBlock(rec.value, "inspector-value", { requiresGrad: rec.requires_grad, gradFn: rec.grad_fn ? shortNodeName(rec.grad_fn) : null }),
+        valueBlock(rec.value, "inspector-value", {
+          requiresGrad: rec.requires_grad,
+          gradFn: rec.grad_fn ? shortNodeName(rec.grad_fn) : null,
+        }),
         h("h4", null, ".grad"),
         valueBlock(rec.grad, "inspector-grad"),
       );
-      const incoming = (idx.accOfTensor.get(gnode.tensor) && state.incoming.get(idx.accOfTensor.get(gnode.tensor))) || (rec.node && state.incoming.get(rec.node));
+      const incoming =
+        (idx.accOfTensor.get(gnode.tensor) && state.incoming.get(idx.accOfTensor.get(gnode.tensor))) ||
+        (rec.node && state.incoming.get(rec.node));
       if (incoming && gnode.kind === "tensor") {
-        body.append(h("h4", null, "gradient that arrived in the last backward"), valueBlock(incoming, "inspector-incoming"));
+        body.append(
+          h("h4", null, "gradient that arrived in the last backward"),
+          valueBlock(incoming, "inspector-incoming"),
+        );
       }
     }
 
@@ -169,10 +325,18 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
         const past = e.pos <= state.pos;
         const line = idx.steps[e.step]?.line;
         let text;
-        if (e.kind === "accumulate") text = `${shortValue(e.before, 22)} + ${shortValue(e.delta, 22)} = ${shortValue(e.after, 22)}`;
+        if (e.kind === "accumulate")
+          text = `${shortValue(e.before, 22)} + ${shortValue(e.delta, 22)} = ${shortValue(e.after, 22)}`;
         else if (e.kind === "grad_assigned") text = `.grad = ${shortValue(e.after, 30)}`;
         else text = `.grad.${e.op || "in-place"}() → ${shortValue(e.after, 26)}`;
-        list.append(h("li", { class: past ? "past" : "future", "data-pos": e.pos }, h("span", { class: "gp-hline" }, `line ${line}`), h("code", null, text)));
+        list.append(
+          h(
+            "li",
+            { class: past ? "past" : "future", "data-pos": e.pos },
+            h("span", { class: "gp-hline" }, `line ${line}`),
+            h("code", null, text),
+          ),
+        );
       }
       historyBox.append(h("h4", null, ".grad over the run"), list);
       const multi = hist.some((e) => e.after && flatValues(e.after).length > 1);
@@ -190,7 +354,15 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
       plot = null;
       clear(plotBox);
       if (entry && rec?.requires_grad) {
-        historyBox.append(h("p", { class: "gp-muted small" }, rec.is_leaf || rec.retains_grad ? ".grad has not changed in this run." : "A non-leaf's .grad stays None unless you call retain_grad() on it."));
+        historyBox.append(
+          h(
+            "p",
+            { class: "gp-muted small" },
+            rec.is_leaf || rec.retains_grad
+              ? ".grad has not changed in this run."
+              : "A non-leaf's .grad stays None unless you call retain_grad() on it.",
+          ),
+        );
       }
     }
   }
@@ -203,4 +375,3 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
     },
   };
 }
-

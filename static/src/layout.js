@@ -34,7 +34,10 @@ export function layoutPositions(nodes, edges, prev = new Map(), opts = {}) {
   }
   const size = new Map(nodes.map((n) => [n.id, n]));
   // inputs before the nodes they feed, so a chain of new nodes is placed from its head
-  const ranks = longestPathRanks(nodes.map((n) => n.id), edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]));
+  const ranks = longestPathRanks(
+    nodes.map((n) => n.id),
+    edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]),
+  );
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   fresh.sort((p, q) => ranks.get(p.id) - ranks.get(q.id) || order.get(p.id) - order.get(q.id));
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -108,7 +111,14 @@ export function layoutEdges(ids, pairs) {
 
 function dagrePositions(nodes, edges, opts) {
   const g = new Graph({ multigraph: true });
-  g.setGraph({ rankdir: "LR", nodesep: opts.nodesep ?? 26, ranksep: opts.ranksep ?? RANKSEP, marginx: 24, marginy: 24, ranker: nodes.length > 120 ? "tight-tree" : "network-simplex" });
+  g.setGraph({
+    rankdir: "LR",
+    nodesep: opts.nodesep ?? 26,
+    ranksep: opts.ranksep ?? RANKSEP,
+    marginx: 24,
+    marginy: 24,
+    ranker: nodes.length > 120 ? "tight-tree" : "network-simplex",
+  });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) g.setNode(n.id, { width: n.w, height: n.h });
   const ids = new Set(nodes.map((n) => n.id));
@@ -196,7 +206,12 @@ export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1) {
   const ty = b.y + Math.max(-bh / 2 + 8, Math.min(bh / 2 - 8, off));
   const dx = Math.max(40, Math.abs(tx - sx) * 0.45) * (right ? 1 : -1);
   const bend = lanes > 1 ? off * 1.6 : 0;
-  const c = { p0: { x: sx, y: sy }, c1: { x: sx + dx, y: sy + bend }, c2: { x: tx - dx, y: ty + bend }, p1: { x: tx, y: ty } };
+  const c = {
+    p0: { x: sx, y: sy },
+    c1: { x: sx + dx, y: sy + bend },
+    c2: { x: tx - dx, y: ty + bend },
+    p1: { x: tx, y: ty },
+  };
   c.d = `M${r(sx)},${r(sy)} C${r(c.c1.x)},${r(c.c1.y)} ${r(c.c2.x)},${r(c.c2.y)} ${r(tx)},${r(ty)}`;
   return c;
 }

@@ -16,7 +16,12 @@ export function createLossPanel(el, { plotOptions = {} } = {}) {
   const label = h("span", { class: "gp-loss-label" }, "Loss");
   const head = h("div", { class: "gp-pane-head" }, label, h("span", { class: "gp-spacer" }), now);
   const body = h("div", { class: "gp-loss-body" });
-  const root = h("section", { class: "gp-loss", "data-testid": "loss-plot", "aria-label": "loss over the run", hidden: true }, head, body);
+  const root = h(
+    "section",
+    { class: "gp-loss", "data-testid": "loss-plot", "aria-label": "loss over the run", hidden: true },
+    head,
+    body,
+  );
   el.append(root);
   let series = null;
   let plot = null;

@@ -44,7 +44,16 @@ const MAX_EVENTS_PER_FRAME = 200;
  * (the caller updates its state incrementally), `onSeek(pos)` for a jump, and `onFrame(pos, frac)`
  * once per animation frame with the progress of the latest event's animation (1 when still).
  */
-export function createPlayer({ getCount, getEvent, onAdvance, onSeek, onFrame, onPlayState, clock, getTimeScale = () => 1 }) {
+export function createPlayer({
+  getCount,
+  getEvent,
+  onAdvance,
+  onSeek,
+  onFrame,
+  onPlayState,
+  clock,
+  getTimeScale = () => 1,
+}) {
   let pos = 0;
   let playing = false;
   let speed = 1;
@@ -92,10 +101,18 @@ export function createPlayer({ getCount, getEvent, onAdvance, onSeek, onFrame, o
   }
 
   const api = {
-    get pos() { return pos; },
-    get playing() { return playing; },
-    get speed() { return speed; },
-    setSpeed(x) { speed = x > 0 ? x : 1; },
+    get pos() {
+      return pos;
+    },
+    get playing() {
+      return playing;
+    },
+    get speed() {
+      return speed;
+    },
+    setSpeed(x) {
+      speed = x > 0 ? x : 1;
+    },
     /** Plays from the current moment (from the start when at the end) up to `opts.until`. */
     play(opts = {}) {
       const count = getCount();

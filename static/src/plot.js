@@ -64,7 +64,16 @@ const GRAD = "#8430ce";
  * title is only the box's label), and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
  */
 export function createSeriesPlot(el, opts = {}) {
-  const o = { testid: "grad-plot", xLabel: ".grad change #", color: GRAD, height: 150, unitTicks: true, hover: false, showTitle: true, ...opts };
+  const o = {
+    testid: "grad-plot",
+    xLabel: ".grad change #",
+    color: GRAD,
+    height: 150,
+    unitTicks: true,
+    hover: false,
+    showTitle: true,
+    ...opts,
+  };
   let bokeh = null;
   let bview = null;
   let sources = null;
@@ -139,13 +148,50 @@ export function createSeriesPlot(el, opts = {}) {
       /* an older BokehJS without the proxy setter: the default ticker will do */
     }
     const c = o.color;
-    fig.line({ x: { field: "x" }, y: { field: "y" }, source: sources.all, line_color: c, line_width: 2, line_alpha: 0.35 });
-    const future = fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.future, size: 7, fill_color: "white", line_color: c, line_alpha: 0.5 });
-    const past = fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.past, size: 8, fill_color: c, line_color: c });
-    fig.scatter({ x: { field: "x" }, y: { field: "y" }, source: sources.now, size: 14, fill_color: null, line_color: c, line_width: 2 });
+    fig.line({
+      x: { field: "x" },
+      y: { field: "y" },
+      source: sources.all,
+      line_color: c,
+      line_width: 2,
+      line_alpha: 0.35,
+    });
+    const future = fig.scatter({
+      x: { field: "x" },
+      y: { field: "y" },
+      source: sources.future,
+      size: 7,
+      fill_color: "white",
+      line_color: c,
+      line_alpha: 0.5,
+    });
+    const past = fig.scatter({
+      x: { field: "x" },
+      y: { field: "y" },
+      source: sources.past,
+      size: 8,
+      fill_color: c,
+      line_color: c,
+    });
+    fig.scatter({
+      x: { field: "x" },
+      y: { field: "y" },
+      source: sources.now,
+      size: 14,
+      fill_color: null,
+      line_color: c,
+      line_width: 2,
+    });
     if (o.hover) {
       try {
-        fig.add_tools(new B.HoverTool({ renderers: [past, future], tooltips: "@tip", point_policy: "snap_to_data", attachment: "above" }));
+        fig.add_tools(
+          new B.HoverTool({
+            renderers: [past, future],
+            tooltips: "@tip",
+            point_policy: "snap_to_data",
+            attachment: "above",
+          }),
+        );
       } catch {
         /* no hover in this BokehJS: the plot still shows */
       }
@@ -169,9 +215,21 @@ export function createSeriesPlot(el, opts = {}) {
     const pts = points.filter((p) => p.y != null && Number.isFinite(p.y));
     const W = 260;
     const H = o.height > 130 ? 110 : o.height - 20;
-    const svg = s("svg", { class: "gp-spark", viewBox: `0 0 ${W} ${H}`, style: { height: `${H}px` }, role: "img", "aria-label": title });
+    const svg = s("svg", {
+      class: "gp-spark",
+      viewBox: `0 0 ${W} ${H}`,
+      style: { height: `${H}px` },
+      role: "img",
+      "aria-label": title,
+    });
     if (o.showTitle) svg.append(s("text", { x: 4, y: 12, class: "gp-spark-title" }, title));
-    const readout = s("text", { x: W - 6, y: 12, class: "gp-spark-readout", "text-anchor": "end", "data-testid": "plot-readout" });
+    const readout = s("text", {
+      x: W - 6,
+      y: 12,
+      class: "gp-spark-readout",
+      "text-anchor": "end",
+      "data-testid": "plot-readout",
+    });
     if (pts.length) {
       const xs = pts.map((p) => p.x);
       const ys = pts.map((p) => p.y);
@@ -182,16 +240,45 @@ export function createSeriesPlot(el, opts = {}) {
       const sx = (x) => 24 + ((x - x0) / (x1 - x0 || 1)) * (W - 34);
       const sy = (y) => H - 14 - ((y - y0) / (y1 - y0 || 1)) * (H - 34);
       svg.append(s("line", { x1: 24, x2: W - 10, y1: sy(0), y2: sy(0), class: "gp-spark-axis" }));
-      svg.append(s("path", { d: pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" "), class: "gp-spark-line", style: { stroke: o.color } }));
+      svg.append(
+        s("path", {
+          d: pts.map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(" "),
+          class: "gp-spark-line",
+          style: { stroke: o.color },
+        }),
+      );
       const lastPast = [...pts].reverse().find((p) => p.past);
-      if (lastPast) svg.append(s("circle", { cx: sx(lastPast.x), cy: sy(lastPast.y), r: 6.5, class: "gp-spark-now", style: { stroke: o.color } }));
+      if (lastPast)
+        svg.append(
+          s("circle", {
+            cx: sx(lastPast.x),
+            cy: sy(lastPast.y),
+            r: 6.5,
+            class: "gp-spark-now",
+            style: { stroke: o.color },
+          }),
+        );
       for (const p of pts) {
         const tip = p.tip ?? `${p.x}: ${fmt(p.y)}`;
-        const dot = s("circle", { cx: sx(p.x), cy: sy(p.y), r: 3.5, class: p.past ? "gp-spark-dot past" : "gp-spark-dot", style: p.past ? { stroke: o.color, fill: o.color } : { stroke: o.color } }, s("title", null, tip));
+        const dot = s(
+          "circle",
+          {
+            cx: sx(p.x),
+            cy: sy(p.y),
+            r: 3.5,
+            class: p.past ? "gp-spark-dot past" : "gp-spark-dot",
+            style: p.past ? { stroke: o.color, fill: o.color } : { stroke: o.color },
+          },
+          s("title", null, tip),
+        );
         if (o.hover) {
           // the hover value, also where a native tooltip does not show (touch, screenshots)
-          dot.addEventListener("pointerenter", () => { readout.textContent = tip; });
-          dot.addEventListener("pointerleave", () => { readout.textContent = ""; });
+          dot.addEventListener("pointerenter", () => {
+            readout.textContent = tip;
+          });
+          dot.addEventListener("pointerleave", () => {
+            readout.textContent = "";
+          });
         }
         svg.append(dot);
       }
@@ -203,7 +290,9 @@ export function createSeriesPlot(el, opts = {}) {
   }
 
   function fmt(v) {
-    return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toExponential(1) : String(Math.round(v * 100) / 100);
+    return Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0)
+      ? v.toExponential(1)
+      : String(Math.round(v * 100) / 100);
   }
 
   async function update(points, title) {

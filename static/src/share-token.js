@@ -14,7 +14,8 @@ const MAX_TOKEN_CHARS = 2 + Math.floor((MAX_PAYLOAD * 4 + 2) / 3);
 /** The program in a share token, or null (not a valid version-1 token, or it cannot be checked here). */
 export async function programOfToken(token) {
   try {
-    if (typeof token !== "string" || typeof DecompressionStream !== "function" || !globalThis.crypto?.subtle) return null;
+    if (typeof token !== "string" || typeof DecompressionStream !== "function" || !globalThis.crypto?.subtle)
+      return null;
     const trimmed = token.trim();
     const m = trimmed.length <= MAX_TOKEN_CHARS && /^1\.([A-Za-z0-9_-]+)$/.exec(trimmed);
     if (!m || m[1].length % 4 === 1) return null;

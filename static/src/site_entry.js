@@ -108,9 +108,10 @@ const progress = {
     }
     const hint = document.createElement("div");
     hint.className = "site-fatal-hint";
-    hint.textContent = location.protocol === "file:"
-      ? "This page must be served over http (file:// cannot load Python): run `python scripts/serve_site.py`."
-      : "Reload the page to try again.";
+    hint.textContent =
+      location.protocol === "file:"
+        ? "This page must be served over http (file:// cannot load Python): run `python scripts/serve_site.py`."
+        : "Reload the page to try again.";
     card.append(hint);
   },
 };
@@ -173,17 +174,19 @@ function record(msg, reply, sent) {
 function firstGraph(now) {
   timings.first_result_at = round(now);
   // The UI draws a reply when its promise settles; two frames later it is on screen.
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    timings.first_graph_at = round(performance.now());
-    timings.first_draw_ms = round(timings.first_graph_at - timings.first_result_at);
-    if (timings.ready_at !== undefined) {
-      timings.first_graph_ms = round(timings.first_graph_at - timings.ready_at);
-      // from the moment loadPyodide resolved: the engine's loading counts too
-      timings.first_graph_after_pyodide_ms = round(timings.first_graph_ms + (timings.engine_ms || 0));
-    }
-    timings.first_graph_since_start_ms = round(timings.first_graph_at - WORKER_STARTED);
-    console.info("gradplay timings:", JSON.stringify(summary()));
-  }));
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      timings.first_graph_at = round(performance.now());
+      timings.first_draw_ms = round(timings.first_graph_at - timings.first_result_at);
+      if (timings.ready_at !== undefined) {
+        timings.first_graph_ms = round(timings.first_graph_at - timings.ready_at);
+        // from the moment loadPyodide resolved: the engine's loading counts too
+        timings.first_graph_after_pyodide_ms = round(timings.first_graph_ms + (timings.engine_ms || 0));
+      }
+      timings.first_graph_since_start_ms = round(timings.first_graph_at - WORKER_STARTED);
+      console.info("gradplay timings:", JSON.stringify(summary()));
+    }),
+  );
 }
 
 function summary() {

@@ -134,7 +134,7 @@ function initialRecords(tensors, events, nodes) {
             is_leaf: !ev.node,
             retains_grad: false,
             node: ev.node,
-            grad_fn: ev.node ? nodes.get(ev.node)?.name ?? null : null,
+            grad_fn: ev.node ? (nodes.get(ev.node)?.name ?? null) : null,
           }
         : {
             value: t.value,
@@ -256,13 +256,18 @@ export function advance(idx, state, changes = emptyChanges()) {
     case "tensor_created": {
       const rec = state.t.get(ev.tensor);
       if (rec) {
-        setRecord(state, ev.tensor, {
-          value: ev.value,
-          requires_grad: ev.requires_grad,
-          node: ev.node,
-          is_leaf: !ev.node,
-          grad_fn: ev.node ? idx.nodes.get(ev.node)?.name ?? null : null,
-        }, changes);
+        setRecord(
+          state,
+          ev.tensor,
+          {
+            value: ev.value,
+            requires_grad: ev.requires_grad,
+            node: ev.node,
+            is_leaf: !ev.node,
+            grad_fn: ev.node ? (idx.nodes.get(ev.node)?.name ?? null) : null,
+          },
+          changes,
+        );
       }
       if (ev.node) changes.nodes.add(ev.node);
       const acc = idx.accOfTensor.get(ev.tensor);
@@ -277,17 +282,27 @@ export function advance(idx, state, changes = emptyChanges()) {
     case "inplace": {
       const rec = state.t.get(ev.tensor);
       if (rec) {
-        setRecord(state, ev.tensor, {
-          version: ev.version,
-          value: ev.value ?? rec.value,
-          grad_fn: ev.grad_fn ?? null,
-          node: ev.node ?? null,
-          is_leaf: ev.node ? false : rec.is_leaf,
-          requires_grad: rec.requires_grad || Boolean(ev.node),
-        }, changes);
+        setRecord(
+          state,
+          ev.tensor,
+          {
+            version: ev.version,
+            value: ev.value ?? rec.value,
+            grad_fn: ev.grad_fn ?? null,
+            node: ev.node ?? null,
+            is_leaf: ev.node ? false : rec.is_leaf,
+            requires_grad: rec.requires_grad || Boolean(ev.node),
+          },
+          changes,
+        );
       }
       if (ev.base && state.t.has(ev.base.tensor)) {
-        setRecord(state, ev.base.tensor, { grad_fn: ev.base.grad_fn ?? null, node: ev.base.node ?? null, is_leaf: false }, changes);
+        setRecord(
+          state,
+          ev.base.tensor,
+          { grad_fn: ev.base.grad_fn ?? null, node: ev.base.node ?? null, is_leaf: false },
+          changes,
+        );
       }
       if (ev.node) changes.nodes.add(ev.node);
       if (ev.base?.node) changes.nodes.add(ev.base.node);
@@ -306,9 +321,10 @@ export function advance(idx, state, changes = emptyChanges()) {
       // a new backward pass: what the last one left on the graph (gradients, visits) is cleared
       for (const n of state.ran) touchNodeAndTensor(idx, changes, n);
       for (const n of state.incoming.keys()) touchNodeAndTensor(idx, changes, n);
-      for (const t of state.accum.keys()) changes.tensors.add(t), touchNodeAndTensor(idx, changes, idx.accOfTensor.get(t));
+      for (const t of state.accum.keys())
+        (changes.tensors.add(t), touchNodeAndTensor(idx, changes, idx.accOfTensor.get(t)));
       for (const k of state.edgeGrad.keys()) changes.edges.add(k);
-      for (const id of state.errorNodes) changes.nodes.add(id), changes.tensors.add(id);
+      for (const id of state.errorNodes) (changes.nodes.add(id), changes.tensors.add(id));
       state.bw = {
         pos: i,
         api: ev.api,
@@ -365,7 +381,7 @@ export function advance(idx, state, changes = emptyChanges()) {
         if (state.bw?.root) state.errorNodes.add(state.bw.root);
       }
       for (const n of state.running) touchNodeAndTensor(idx, changes, n);
-      for (const id of state.errorNodes) changes.nodes.add(id), changes.tensors.add(id);
+      for (const id of state.errorNodes) (changes.nodes.add(id), changes.tensors.add(id));
       state.running = new Set();
       break;
     case "error":
@@ -475,9 +491,19 @@ export function gradHistory(idx, tensorId) {
   const out = [];
   idx.events.forEach((ev, i) => {
     if (ev.tensor !== tensorId) return;
-    if (ev.event === "accumulate") out.push({ pos: i + 1, kind: "accumulate", before: ev.before, delta: ev.delta, after: ev.after, step: idx.eventStep[i] });
-    else if (ev.event === "grad_zeroed" || ev.event === "grad_inplace") out.push({ pos: i + 1, kind: ev.event, op: ev.op, after: ev.grad, step: idx.eventStep[i] });
-    else if (ev.event === "grad_assigned") out.push({ pos: i + 1, kind: ev.event, before: ev.before, after: ev.after, step: idx.eventStep[i] });
+    if (ev.event === "accumulate")
+      out.push({
+        pos: i + 1,
+        kind: "accumulate",
+        before: ev.before,
+        delta: ev.delta,
+        after: ev.after,
+        step: idx.eventStep[i],
+      });
+    else if (ev.event === "grad_zeroed" || ev.event === "grad_inplace")
+      out.push({ pos: i + 1, kind: ev.event, op: ev.op, after: ev.grad, step: idx.eventStep[i] });
+    else if (ev.event === "grad_assigned")
+      out.push({ pos: i + 1, kind: ev.event, before: ev.before, after: ev.after, step: idx.eventStep[i] });
   });
   return out;
 }

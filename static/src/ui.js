@@ -6,8 +6,16 @@
 import { h, clear, richText, icon } from "./dom.js";
 import { injectStyles } from "./styles.js";
 import {
-  buildIndex, stateAt, advance, emptyChanges, initialMoment, momentOfStep, stepOfMoment,
-  momentOfLines, consoleAt, errorText,
+  buildIndex,
+  stateAt,
+  advance,
+  emptyChanges,
+  initialMoment,
+  momentOfStep,
+  stepOfMoment,
+  momentOfLines,
+  consoleAt,
+  errorText,
 } from "./timeline-state.js";
 import { buildGraph, defaultTarget, numel } from "./graph-model.js";
 import { layoutPositions } from "./layout.js";
@@ -32,10 +40,12 @@ const AUTOPLAY_MAX_EVENTS = 240;
 function afterNextPaint(ms = 250) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    requestAnimationFrame(() => setTimeout(() => {
-      clearTimeout(timer);
-      resolve();
-    }, 0));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
   });
 }
 
@@ -84,26 +94,88 @@ export function mountPlayground(el, host, options = {}) {
 
   // -- layout ---------------------------------------------------------------------------------
   clear(el);
-  const root = h("div", { class: "gp-root", "data-testid": "playground", "data-host": opts.hostKind, "data-busy": "false", "data-pending": "false", "data-results": "0" });
+  const root = h("div", {
+    class: "gp-root",
+    "data-testid": "playground",
+    "data-host": opts.hostKind,
+    "data-busy": "false",
+    "data-pending": "false",
+    "data-results": "0",
+  });
   injectStyles(root);
   el.append(root);
 
-  const examplesSel = h("select", { class: "gp-select", "data-testid": "examples", "aria-label": "examples" }, h("option", { value: "" }, "Examples…"));
-  const runBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "run", title: "Run the program now (Ctrl+Enter)" }, "Run");
-  const newBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "new", title: "Start an empty program and build a graph by clicking" }, "New");
-  const viewBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "view-toggle", "aria-pressed": "false", "data-view": "tensors", title: "Switch between tensors and autograd nodes" }, "View: tensors");
+  const examplesSel = h(
+    "select",
+    { class: "gp-select", "data-testid": "examples", "aria-label": "examples" },
+    h("option", { value: "" }, "Examples…"),
+  );
+  const runBtn = h(
+    "button",
+    { type: "button", class: "gp-btn", "data-testid": "run", title: "Run the program now (Ctrl+Enter)" },
+    "Run",
+  );
+  const newBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn",
+      "data-testid": "new",
+      title: "Start an empty program and build a graph by clicking",
+    },
+    "New",
+  );
+  const viewBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn",
+      "data-testid": "view-toggle",
+      "aria-pressed": "false",
+      "data-view": "tensors",
+      title: "Switch between tensors and autograd nodes",
+    },
+    "View: tensors",
+  );
   const shareBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "share" }, "Share");
-  const shareField = h("input", { type: "text", readonly: true, class: "gp-input mono gp-share-link", "data-testid": "share-link", "aria-label": "share link", hidden: true });
+  const shareField = h("input", {
+    type: "text",
+    readonly: true,
+    class: "gp-input mono gp-share-link",
+    "data-testid": "share-link",
+    "aria-label": "share link",
+    hidden: true,
+  });
   // The same link opens in the other host (docs/host-protocol.md, "The link"): the server app
   // offers the in-browser site it serves beside itself, kept pointing at what is on screen.
   const otherHost = opts.otherHostUrl
-    ? h("a", { class: "gp-btn", "data-testid": "other-host", href: opts.otherHostUrl, target: "_blank", rel: "noopener", title: "Open this program in the in-browser version (Python runs in your browser, no server)" }, opts.otherHostLabel || "Open in the browser version")
+    ? h(
+        "a",
+        {
+          class: "gp-btn",
+          "data-testid": "other-host",
+          href: opts.otherHostUrl,
+          target: "_blank",
+          rel: "noopener",
+          title: "Open this program in the in-browser version (Python runs in your browser, no server)",
+        },
+        opts.otherHostLabel || "Open in the browser version",
+      )
     : null;
-  const status = h("span", { class: "gp-badge", "data-testid": "host-status" }, opts.hostKind === "browser" ? "Python in your browser" : "Python on the server");
+  const status = h(
+    "span",
+    { class: "gp-badge", "data-testid": "host-status" },
+    opts.hostKind === "browser" ? "Python in your browser" : "Python on the server",
+  );
   const top = h(
     "header",
     { class: "gp-top" },
-    h("div", { class: "gp-brand" }, h("b", null, "grad", h("span", null, "play")), h("small", null, "watch autograd fill every .grad")),
+    h(
+      "div",
+      { class: "gp-brand" },
+      h("b", null, "grad", h("span", null, "play")),
+      h("small", null, "watch autograd fill every .grad"),
+    ),
     examplesSel,
     newBtn,
     runBtn,
@@ -117,12 +189,27 @@ export function mountPlayground(el, host, options = {}) {
 
   const explanation = h("section", { class: "gp-explanation", "data-testid": "explanation", hidden: true });
   const codeBox = h("div", { class: "gp-code", "data-testid": "code" });
-  const consoleEl = h("pre", { class: "gp-console", "data-testid": "console", "aria-live": "polite", "aria-label": "console" });
+  const consoleEl = h("pre", {
+    class: "gp-console",
+    "data-testid": "console",
+    "aria-live": "polite",
+    "aria-label": "console",
+  });
   const left = h(
     "div",
     { class: "gp-left" },
     explanation,
-    h("div", { class: "gp-pane-head" }, "Program", h("span", { class: "gp-spacer" }), h("span", { class: "gp-muted small", style: { textTransform: "none", fontWeight: "400" } }, "edits run as you type")),
+    h(
+      "div",
+      { class: "gp-pane-head" },
+      "Program",
+      h("span", { class: "gp-spacer" }),
+      h(
+        "span",
+        { class: "gp-muted small", style: { textTransform: "none", fontWeight: "400" } },
+        "edits run as you type",
+      ),
+    ),
     codeBox,
     h("div", { class: "gp-pane-head" }, "Console"),
     consoleEl,
@@ -132,28 +219,147 @@ export function mountPlayground(el, host, options = {}) {
   const canvas = h("div", { class: "gp-canvas" });
   const banner = h("div", { class: "gp-banner", "data-testid": "error", role: "alert", hidden: true });
   const info = h("div", { class: "gp-info", "data-testid": "info", hidden: true });
-  const emptyGraph = h("div", { class: "gp-empty-graph", hidden: true }, "No tensors yet: add a leaf, or type a program.");
+  const emptyGraph = h(
+    "div",
+    { class: "gp-empty-graph", hidden: true },
+    "No tensors yet: add a leaf, or type a program.",
+  );
   const zoom = h(
     "div",
     { class: "gp-zoom" },
-    h("button", { type: "button", class: "gp-btn icon", "aria-label": "zoom in", title: "Zoom in", onclick: () => { autoFit = false; graphView.zoomBy(1.25); } }, "+"),
-    h("button", { type: "button", class: "gp-btn icon", "aria-label": "zoom out", title: "Zoom out", onclick: () => { autoFit = false; graphView.zoomBy(0.8); } }, "−"),
-    h("button", { type: "button", class: "gp-btn", "data-testid": "fit", "aria-label": "fit the graph in view", onclick: () => { autoFit = true; graphView.fit(); } }, "Fit"),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn icon",
+        "aria-label": "zoom in",
+        title: "Zoom in",
+        onclick: () => {
+          autoFit = false;
+          graphView.zoomBy(1.25);
+        },
+      },
+      "+",
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn icon",
+        "aria-label": "zoom out",
+        title: "Zoom out",
+        onclick: () => {
+          autoFit = false;
+          graphView.zoomBy(0.8);
+        },
+      },
+      "−",
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn",
+        "data-testid": "fit",
+        "aria-label": "fit the graph in view",
+        onclick: () => {
+          autoFit = true;
+          graphView.fit();
+        },
+      },
+      "Fit",
+    ),
   );
   const legend = h("div", { class: "gp-legend", "data-testid": "legend" });
   canvas.append(banner, info, emptyGraph, zoom, legend);
 
   const playLabel = h("span", null, "Play");
   const playIcon = h("span", { class: "gp-icon-box" }, icon("play"));
-  const playBtn = h("button", { type: "button", class: "gp-btn primary play", "data-testid": "play", "data-playing": "false", "aria-label": "play", title: "Play / pause (space)" }, playIcon, playLabel);
-  const backBtn = h("button", { type: "button", class: "gp-btn icon", "data-testid": "step-back", "aria-label": "step back", title: "Step back (←)" }, icon("back"));
-  const fwdBtn = h("button", { type: "button", class: "gp-btn icon", "data-testid": "step-forward", "aria-label": "step forward", title: "Step forward (→)" }, icon("forward"));
-  const startBtn = h("button", { type: "button", class: "gp-btn icon", "data-testid": "to-start", "aria-label": "go to the start", title: "Start (Home)" }, icon("start"));
-  const endBtn = h("button", { type: "button", class: "gp-btn icon", "data-testid": "to-end", "aria-label": "go to the end", title: "End (End)" }, icon("end"));
-  const scrub = h("input", { type: "range", class: "gp-scrub", "data-testid": "scrub", min: 0, max: 0, step: 1, value: 0, "aria-label": "moment on the timeline" });
-  const speedSel = h("select", { class: "gp-select", "data-testid": "speed", "aria-label": "playback speed" }, SPEEDS.map((x) => h("option", { value: x, selected: x === 1 }, `${x}×`)));
+  const playBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn primary play",
+      "data-testid": "play",
+      "data-playing": "false",
+      "aria-label": "play",
+      title: "Play / pause (space)",
+    },
+    playIcon,
+    playLabel,
+  );
+  const backBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "step-back",
+      "aria-label": "step back",
+      title: "Step back (←)",
+    },
+    icon("back"),
+  );
+  const fwdBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "step-forward",
+      "aria-label": "step forward",
+      title: "Step forward (→)",
+    },
+    icon("forward"),
+  );
+  const startBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "to-start",
+      "aria-label": "go to the start",
+      title: "Start (Home)",
+    },
+    icon("start"),
+  );
+  const endBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "to-end",
+      "aria-label": "go to the end",
+      title: "End (End)",
+    },
+    icon("end"),
+  );
+  const scrub = h("input", {
+    type: "range",
+    class: "gp-scrub",
+    "data-testid": "scrub",
+    min: 0,
+    max: 0,
+    step: 1,
+    value: 0,
+    "aria-label": "moment on the timeline",
+  });
+  const speedSel = h(
+    "select",
+    { class: "gp-select", "data-testid": "speed", "aria-label": "playback speed" },
+    SPEEDS.map((x) => h("option", { value: x, selected: x === 1 }, `${x}×`)),
+  );
   const moment = h("span", { class: "gp-moment", "data-testid": "moment" });
-  const player = h("div", { class: "gp-player", "data-testid": "player" }, startBtn, backBtn, playBtn, fwdBtn, endBtn, scrub, speedSel, moment);
+  const player = h(
+    "div",
+    { class: "gp-player", "data-testid": "player" },
+    startBtn,
+    backBtn,
+    playBtn,
+    fwdBtn,
+    endBtn,
+    scrub,
+    speedSel,
+    moment,
+  );
 
   const center = h("div", { class: "gp-center" }, actionsEl, canvas, player);
   const buildEl = h("div", { class: "gp-build", "data-testid": "build" });
@@ -166,11 +372,18 @@ export function mountPlayground(el, host, options = {}) {
   const graphView = createGraphView(canvas, {
     onSelect: (id, { additive }) => select(id, additive),
     onBackground: () => setSelection([]),
-    onNodeMoved: () => { autoFit = false; },
-    onResize: () => { if (autoFit && graph) graphView.fit(); },
+    onNodeMoved: () => {
+      autoFit = false;
+    },
+    onResize: () => {
+      if (autoFit && graph) graphView.fit();
+    },
   });
   const code = createCodePane(codeBox, { onChange: scheduleRun, onRunShortcut: runNow });
-  const inspector = createInspector(inspectorEl, { onEdit: edit, plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl } });
+  const inspector = createInspector(inspectorEl, {
+    onEdit: edit,
+    plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl },
+  });
   // a training loop's loss, under the console (what it printed) in the program's column
   const lossPanel = createLossPanel(left, { plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl } });
   const buildPanel = createBuildPanel(buildEl, { onEdit: edit });
@@ -250,7 +463,10 @@ export function mountPlayground(el, host, options = {}) {
     const step = idx.steps[s];
     clear(moment);
     if (step) {
-      moment.append(`event ${p}/${idx.count} · line ${step.line} `, h("code", null, (step.text || "").split("\n")[0].slice(0, 60)));
+      moment.append(
+        `event ${p}/${idx.count} · line ${step.line} `,
+        h("code", null, (step.text || "").split("\n")[0].slice(0, 60)),
+      );
     } else {
       moment.append(`event ${p}/${idx.count}`);
     }
@@ -271,7 +487,11 @@ export function mountPlayground(el, host, options = {}) {
     endBtn.disabled = p >= idx.count;
     // the inspector follows the moment; while playing, a few times a second is enough
     if (playingNow) {
-      if (!inspectorTimer) inspectorTimer = setTimeout(() => { inspectorTimer = null; drawInspector(); }, 150);
+      if (!inspectorTimer)
+        inspectorTimer = setTimeout(() => {
+          inspectorTimer = null;
+          drawInspector();
+        }, 150);
     } else {
       clearTimeout(inspectorTimer);
       inspectorTimer = null;
@@ -299,8 +519,16 @@ export function mountPlayground(el, host, options = {}) {
     clear(consoleEl);
     // class names of their own: Panel's page styles reach into the shadow root (".error")
     for (const it of items) consoleEl.append(h("span", { class: `gp-c-${it.kind}`, "data-kind": it.kind }, it.text));
-    if (early) consoleEl.append(h("span", { class: "gp-c-error", "data-kind": "error" }, errorText(staleError || err) + "\n"));
-    if (!consoleEl.childNodes.length) consoleEl.append(h("span", { class: "gp-c-empty" }, idx.consoleItems.length ? "(nothing printed yet at this moment)" : "(nothing printed)"));
+    if (early)
+      consoleEl.append(h("span", { class: "gp-c-error", "data-kind": "error" }, errorText(staleError || err) + "\n"));
+    if (!consoleEl.childNodes.length)
+      consoleEl.append(
+        h(
+          "span",
+          { class: "gp-c-empty" },
+          idx.consoleItems.length ? "(nothing printed yet at this moment)" : "(nothing printed)",
+        ),
+      );
     // scrolled to the end in the next frame: scrolling now would make the browser lay out the
     // page (a new graph's every card) in the middle of drawing it
     if (!consoleScroll) {
@@ -413,7 +641,13 @@ export function mountPlayground(el, host, options = {}) {
     clear(examplesSel);
     examplesSel.append(h("option", { value: "" }, "Examples…"));
     for (const ex of reply.examples || []) {
-      examplesSel.append(h("option", { value: ex.id, "data-torch-differs": ex.torch_differs ? "true" : "false", title: ex.summary }, ex.title + (ex.torch_differs ? "  ≠ seed claim" : "")));
+      examplesSel.append(
+        h(
+          "option",
+          { value: ex.id, "data-torch-differs": ex.torch_differs ? "true" : "false", title: ex.summary },
+          ex.title + (ex.torch_differs ? "  ≠ seed claim" : ""),
+        ),
+      );
     }
     if (example) examplesSel.value = example.id;
     buildPanel.setPalette(reply.palette || []);
@@ -471,7 +705,12 @@ export function mountPlayground(el, host, options = {}) {
 
   function showRequestError(reply, intent = null) {
     const err = reply.error || {};
-    const titles = { edit: "That edit cannot be made", share: "That link cannot be opened", protocol: "The host did not understand a request", internal: "Something went wrong in the engine host" };
+    const titles = {
+      edit: "That edit cannot be made",
+      share: "That link cannot be opened",
+      protocol: "The host did not understand a request",
+      internal: "Something went wrong in the engine host",
+    };
     showBanner({
       title: titles[err.kind] || "Error",
       message: err.message || "",
@@ -634,9 +873,18 @@ export function mountPlayground(el, host, options = {}) {
     clear(legend);
     const item = (color, text) => h("span", null, h("i", { style: { background: color } }), text);
     if (view === "tensors") {
-      legend.append(item("var(--gp-leaf)", "leaf (requires grad)"), item("var(--gp-nonleaf)", "non-leaf"), item("var(--gp-const)", "constant"), item("var(--gp-grad)", "gradient"));
+      legend.append(
+        item("var(--gp-leaf)", "leaf (requires grad)"),
+        item("var(--gp-nonleaf)", "non-leaf"),
+        item("var(--gp-const)", "constant"),
+        item("var(--gp-grad)", "gradient"),
+      );
     } else {
-      legend.append(item("var(--gp-nonleaf)", "grad_fn node"), item("var(--gp-leaf)", "AccumulateGrad"), item("var(--gp-grad)", "gradient"));
+      legend.append(
+        item("var(--gp-nonleaf)", "grad_fn node"),
+        item("var(--gp-leaf)", "AccumulateGrad"),
+        item("var(--gp-grad)", "gradient"),
+      );
     }
   }
 
@@ -649,9 +897,24 @@ export function mountPlayground(el, host, options = {}) {
     }
     explanation.hidden = false;
     explanation.append(
-      h("h2", { "data-testid": "explanation-title" }, ex.title, ex.torch_differs ? h("span", { class: "gp-differs", title: "the seed document's claim is not what PyTorch does" }, "seed ≠ torch") : null),
+      h(
+        "h2",
+        { "data-testid": "explanation-title" },
+        ex.title,
+        ex.torch_differs
+          ? h(
+              "span",
+              { class: "gp-differs", title: "the seed document's claim is not what PyTorch does" },
+              "seed ≠ torch",
+            )
+          : null,
+      ),
       ex.summary ? h("p", { class: "gp-summary" }, ex.summary) : null,
-      h("p", { class: "gp-edited-note" }, "You have changed this example's program; the text below is about the original."),
+      h(
+        "p",
+        { class: "gp-edited-note" },
+        "You have changed this example's program; the text below is about the original.",
+      ),
       ...richText(ex.explanation),
     );
     if (examplesSel.querySelector(`option[value="${CSS.escape(ex.id)}"]`)) examplesSel.value = ex.id;
@@ -661,24 +924,73 @@ export function mountPlayground(el, host, options = {}) {
 
   function showProgramError(err) {
     const where = err.line ? ` at line ${err.line}` : "";
-    const head = err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
+    const head =
+      err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
     showBanner({ title: `${head}${where}`, message: err.message, program: true, line: err.line });
   }
 
   function showBanner({ title, message, dependents, intent, program: isProgram, line }) {
     clear(banner);
-    const body = h("div", { class: "gp-banner-body" }, h("b", { "data-testid": "error-title" }, title), h("div", { class: "gp-msg", "data-testid": "error-message" }, message));
+    const body = h(
+      "div",
+      { class: "gp-banner-body" },
+      h("b", { "data-testid": "error-title" }, title),
+      h("div", { class: "gp-msg", "data-testid": "error-message" }, message),
+    );
     if (dependents?.length) {
-      body.append(h("div", null, "Used by:"), h("ul", null, dependents.map(([n, l, t]) => h("li", null, `line ${l}: ${t}`))));
+      body.append(
+        h("div", null, "Used by:"),
+        h(
+          "ul",
+          null,
+          dependents.map(([n, l, t]) => h("li", null, `line ${l}: ${t}`)),
+        ),
+      );
       if (intent?.op === "delete") {
-        body.append(h("div", { class: "gp-row" }, h("button", { type: "button", class: "gp-btn danger", "data-testid": "delete-cascade", onclick: () => edit({ ...intent, cascade: true }) }, `Delete ${intent.target} and what uses it`)));
+        body.append(
+          h(
+            "div",
+            { class: "gp-row" },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "gp-btn danger",
+                "data-testid": "delete-cascade",
+                onclick: () => edit({ ...intent, cascade: true }),
+              },
+              `Delete ${intent.target} and what uses it`,
+            ),
+          ),
+        );
       }
     }
     const actionsRow = h("div", { class: "gp-row", style: { margin: "0" } });
     if (isProgram && idx && idx.count && !staleError) {
-      actionsRow.append(h("button", { type: "button", class: "gp-btn", "data-testid": "error-show", onclick: () => playerCtl.seek(idx.count) }, "Show"));
+      actionsRow.append(
+        h(
+          "button",
+          { type: "button", class: "gp-btn", "data-testid": "error-show", onclick: () => playerCtl.seek(idx.count) },
+          "Show",
+        ),
+      );
     }
-    actionsRow.append(h("button", { type: "button", class: "gp-btn icon", "aria-label": "dismiss", title: "Dismiss", onclick: () => { bannerDismissed = message; hideBanner(); } }, "×"));
+    actionsRow.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "gp-btn icon",
+          "aria-label": "dismiss",
+          title: "Dismiss",
+          onclick: () => {
+            bannerDismissed = message;
+            hideBanner();
+          },
+        },
+        "×",
+      ),
+    );
     banner.append(body, actionsRow);
     banner.dataset.line = line ?? "";
     banner.hidden = bannerDismissed === message;
@@ -771,7 +1083,9 @@ export function mountPlayground(el, host, options = {}) {
     }
     shareBtn.textContent = copied ? "Copied ✓" : "Share";
     shareBtn.dataset.copied = copied ? "true" : "false";
-    setTimeout(() => { if (!destroyed) shareBtn.textContent = "Share"; }, 1800);
+    setTimeout(() => {
+      if (!destroyed) shareBtn.textContent = "Share";
+    }, 1800);
     scheduleHash(true);
   }
 
@@ -797,8 +1111,16 @@ export function mountPlayground(el, host, options = {}) {
   endBtn.addEventListener("click", () => playerCtl.seek(idx?.count ?? 0));
   scrub.addEventListener("input", () => playerCtl.seek(Number(scrub.value)));
   speedSel.addEventListener("change", () => playerCtl.setSpeed(Number(speedSel.value)));
-  canvas.addEventListener("wheel", () => { autoFit = false; }, { passive: true });
-  canvas.addEventListener("pointerdown", () => { autoFit = false; });
+  canvas.addEventListener(
+    "wheel",
+    () => {
+      autoFit = false;
+    },
+    { passive: true },
+  );
+  canvas.addEventListener("pointerdown", () => {
+    autoFit = false;
+  });
 
   // Space plays and pauses, arrows step: anywhere on the page except where keys mean typing.
   function typing(ev) {
@@ -812,7 +1134,9 @@ export function mountPlayground(el, host, options = {}) {
   function onKeyDown(ev) {
     if (destroyed || !idx || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (typing(ev)) return;
-    const onButton = ev.composedPath().some((t) => t instanceof Element && (t.matches("button") || t.getAttribute?.("role") === "button"));
+    const onButton = ev
+      .composedPath()
+      .some((t) => t instanceof Element && (t.matches("button") || t.getAttribute?.("role") === "button"));
     if (ev.key === " " && !onButton) {
       ev.preventDefault();
       playerCtl.toggle();
@@ -829,7 +1153,6 @@ export function mountPlayground(el, host, options = {}) {
     }
   }
   document.addEventListener("keydown", onKeyDown);
-
 
   // -- start ----------------------------------------------------------------------------------
   const link = opts.syncUrl ? parseHash(loc.hash) : parseHash("");
@@ -874,7 +1197,15 @@ export function mountPlayground(el, host, options = {}) {
     },
     // for tests and notebooks: the moment and selection without reaching into the DOM
     get state() {
-      return { program, token, view, pos: st?.pos ?? 0, count: idx?.count ?? 0, selection: [...selection], playing: playingNow };
+      return {
+        program,
+        token,
+        view,
+        pos: st?.pos ?? 0,
+        count: idx?.count ?? 0,
+        selection: [...selection],
+        playing: playingNow,
+      };
     },
   };
 }

@@ -6,7 +6,11 @@ import { formatTensor, shortValue, reprValue, flatValues, num, pyLiteral } from 
 
 // Python's json writes NaN and Infinity bare; turn them into the strings timelines use.
 const raw = readFileSync(new URL("../../tests/fixtures/printing.json", import.meta.url), "utf8");
-const fixture = JSON.parse(raw.replace(/(?<=[\[,:]\s*)(-?Infinity|NaN)(?=\s*[\],}])/g, (m) => JSON.stringify({ NaN: "nan", Infinity: "inf", "-Infinity": "-inf" }[m])));
+const fixture = JSON.parse(
+  raw.replace(/(?<=[[,:]\s*)(-?Infinity|NaN)(?=\s*[\],}])/g, (m) =>
+    JSON.stringify({ NaN: "nan", Infinity: "inf", "-Infinity": "-inf" }[m]),
+  ),
+);
 
 test("formatTensor reproduces every recorded torch repr", () => {
   const failures = [];
@@ -25,7 +29,17 @@ test("shortValue shows the numbers as torch prints them", () => {
   assert.equal(shortValue({ shape: [1], dtype: "float32", data: [8.0] }), "[8.]");
   assert.equal(shortValue({ shape: [], dtype: "float32", data: 8.0 }), "8.");
   assert.equal(shortValue({ shape: [2], dtype: "float32", data: [0.5, 1.25] }), "[0.5000, 1.2500]");
-  assert.equal(shortValue({ shape: [2, 2], dtype: "float32", data: [[1, 2], [3, 4]] }), "[[1., 2.], [3., 4.]]");
+  assert.equal(
+    shortValue({
+      shape: [2, 2],
+      dtype: "float32",
+      data: [
+        [1, 2],
+        [3, 4],
+      ],
+    }),
+    "[[1., 2.], [3., 4.]]",
+  );
   assert.equal(shortValue({ shape: [2], dtype: "int64", data: [1, 2] }), "[1, 2]");
   assert.equal(shortValue({ shape: [2], dtype: "float32", data: ["nan", 1] }), "[nan, 1.]");
   assert.equal(shortValue(null), "None");
@@ -35,7 +49,11 @@ test("shortValue cuts long values and shows summaries", () => {
   const long = { shape: [20], dtype: "float32", data: Array.from({ length: 20 }, (_, i) => i + 0.5) };
   const s = shortValue(long, 20);
   assert.ok(s.length <= 20 && s.endsWith("…"), s);
-  const summary = { shape: [100], dtype: "float32", summary: { numel: 100, min: 0, max: 99, mean: 49.5, first: [0, 1, 2, 3, 4, 5, 6, 7] } };
+  const summary = {
+    shape: [100],
+    dtype: "float32",
+    summary: { numel: 100, min: 0, max: 99, mean: 49.5, first: [0, 1, 2, 3, 4, 5, 6, 7] },
+  };
   assert.match(shortValue(summary, 60), /^\[0\., 1\., 2\., .*…\]$/);
   assert.match(reprValue(summary), /100 elements/);
 });

@@ -8,7 +8,10 @@ import { buildGraph, nodeDisplay, edgeDisplay, defaultTarget } from "../src/grap
 test("tensor view of the seed: three cards, x.grad reads 8. at the end", () => {
   const idx = buildIndex(timeline("seed"));
   const g = buildGraph(idx, "tensors");
-  assert.deepEqual(g.nodes.map((n) => n.name), ["x", "y", "z"]);
+  assert.deepEqual(
+    g.nodes.map((n) => n.name),
+    ["x", "y", "z"],
+  );
   const x = g.nodes.find((n) => n.name === "x");
   const before = nodeDisplay(idx, stateAt(idx, initialMoment(idx)), x);
   assert.equal(before.grad, "None");

@@ -9,7 +9,15 @@ function loopback() {
   let listener = null;
   return {
     sent,
-    transport: { send: (m) => sent.push(m), subscribe: (fn) => { listener = fn; return () => { listener = null; }; } },
+    transport: {
+      send: (m) => sent.push(m),
+      subscribe: (fn) => {
+        listener = fn;
+        return () => {
+          listener = null;
+        };
+      },
+    },
     reply: (r) => listener?.(r),
   };
 }
@@ -19,7 +27,10 @@ test("requests get increasing ids and resolve with the matching reply", async ()
   const host = createHost(t.transport);
   const a = host.request({ type: "hello" });
   const b = host.request({ type: "share", program: "x" });
-  assert.deepEqual(t.sent.map((m) => m.id), [1, 2]);
+  assert.deepEqual(
+    t.sent.map((m) => m.id),
+    [1, 2],
+  );
   t.reply(JSON.stringify({ type: "share", id: 2, token: "1.abc" }));
   t.reply({ type: "hello", id: 1, protocol: 1 });
   assert.equal((await a).protocol, 1);
@@ -56,6 +67,13 @@ test("links: #p=<token>&s=<step>&v=autograd round-trips", () => {
   assert.deepEqual(parseHash("#p=1.AbC-_x&s=4"), { token: "1.AbC-_x", step: 4, view: null });
   assert.deepEqual(parseHash(""), { token: null, step: null, view: null });
   assert.equal(formatHash({ token: "1.x", step: 3, view: "autograd" }), "#p=1.x&s=3&v=autograd");
-  assert.equal(shareLink("http://127.0.0.1:5006/app#p=old", { token: "1.y", step: 0 }), "http://127.0.0.1:5006/app#p=1.y&s=0");
-  assert.deepEqual(parseHash(formatHash({ token: "1.y", step: 7, view: "tensors" })), { token: "1.y", step: 7, view: null });
+  assert.equal(
+    shareLink("http://127.0.0.1:5006/app#p=old", { token: "1.y", step: 0 }),
+    "http://127.0.0.1:5006/app#p=1.y&s=0",
+  );
+  assert.deepEqual(parseHash(formatHash({ token: "1.y", step: 7, view: "tensors" })), {
+    token: "1.y",
+    step: 7,
+    view: null,
+  });
 });

@@ -10,14 +10,20 @@ const box = (id) => ({ id, w: 180, h: 100 });
 
 test("left to right: inputs before outputs", () => {
   const nodes = ["x", "y", "z"].map(box);
-  const edges = [{ from: "x", to: "y" }, { from: "y", to: "z" }];
+  const edges = [
+    { from: "x", to: "y" },
+    { from: "y", to: "z" },
+  ];
   const p = layoutPositions(nodes, edges);
   assert.ok(p.get("x").x < p.get("y").x && p.get("y").x < p.get("z").x);
 });
 
 test("existing nodes keep their positions; a new one lands beside its neighbour without overlap", () => {
   const nodes = ["x", "y", "z"].map(box);
-  const edges = [{ from: "x", to: "y" }, { from: "y", to: "z" }];
+  const edges = [
+    { from: "x", to: "y" },
+    { from: "y", to: "z" },
+  ];
   const prev = layoutPositions(nodes, edges);
   prev.set("z", { x: 2000, y: 900 }); // the user dragged z away
   const more = [...nodes, box("w")];
@@ -54,7 +60,11 @@ test("curves leave the facing sides; points run from start to end", () => {
 });
 
 test("parallel edges get separate lanes", () => {
-  const l = lanesOf([{ id: "a", from: "x", to: "y" }, { id: "b", from: "x", to: "y" }, { id: "c", from: "y", to: "z" }]);
+  const l = lanesOf([
+    { id: "a", from: "x", to: "y" },
+    { id: "b", from: "x", to: "y" },
+    { id: "c", from: "y", to: "z" },
+  ]);
   assert.deepEqual(l.get("a"), { lane: 0, lanes: 2 });
   assert.deepEqual(l.get("b"), { lane: 1, lanes: 2 });
   assert.deepEqual(l.get("c"), { lane: 0, lanes: 1 });
@@ -66,7 +76,12 @@ test("parallel edges get separate lanes", () => {
 test("long edges are left out of dagre's input only when they dominate, never a node's last one", async () => {
   const { layoutEdges } = await import("../src/layout.js");
   const ids = ["x", "a", "b", "c", "d"];
-  const chainPairs = [["x", "a"], ["a", "b"], ["b", "c"], ["c", "d"]];
+  const chainPairs = [
+    ["x", "a"],
+    ["a", "b"],
+    ["b", "c"],
+    ["c", "d"],
+  ];
   assert.equal(layoutEdges(ids, chainPairs).length, 4);
   // x feeds every node of a long chain: the long spans go, x keeps its shortest edge
   const n = 60;
@@ -89,11 +104,21 @@ test("a chain (one node per rank) is placed exactly where dagre's own ordering p
     const p = layoutPositions(nodes, edges);
     // dagre on its own, with the same input
     const g = new Graph({ multigraph: true });
-    g.setGraph({ rankdir: "LR", nodesep: 26, ranksep: 96, marginx: 24, marginy: 24, ranker: nodes.length > 120 ? "tight-tree" : "network-simplex" });
+    g.setGraph({
+      rankdir: "LR",
+      nodesep: 26,
+      ranksep: 96,
+      marginx: 24,
+      marginy: 24,
+      ranker: nodes.length > 120 ? "tight-tree" : "network-simplex",
+    });
     g.setDefaultEdgeLabel(() => ({}));
     for (const n of nodes) g.setNode(n.id, { width: n.w, height: n.h });
     const pairs = edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]).filter(([a, b]) => a !== b);
-    layoutEdges(nodes.map((n) => n.id), pairs).forEach(([a, b], i) => g.setEdge(a, b, { minlen: 1, weight: 1 }, `e${i}`));
+    layoutEdges(
+      nodes.map((n) => n.id),
+      pairs,
+    ).forEach(([a, b], i) => g.setEdge(a, b, { minlen: 1, weight: 1 }, `e${i}`));
     layout(g);
     for (const n of nodes) assert.deepEqual(p.get(n.id), { x: g.node(n.id).x, y: g.node(n.id).y }, n.id);
   }

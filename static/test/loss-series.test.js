@@ -16,9 +16,18 @@ test("a 3-step training loop gives its loss at each step, with the loop iteratio
   assert.equal(series.points.length, 3);
   // w = [1, -2] shrinks by (1 - 2 * lr) = 0.8 a step: loss 5, 3.2, 2.048
   [5, 3.2, 2.048].forEach((v, k) => close(series.points[k].value, v));
-  assert.deepEqual(series.points.map((p) => p.k), [0, 1, 2]);
-  assert.deepEqual(series.points.map((p) => p.loop), [[0], [1], [2]]);
-  assert.deepEqual(series.points.map((p) => p.text), ["5.", "3.2000", "2.0480"]);
+  assert.deepEqual(
+    series.points.map((p) => p.k),
+    [0, 1, 2],
+  );
+  assert.deepEqual(
+    series.points.map((p) => p.loop),
+    [[0], [1], [2]],
+  );
+  assert.deepEqual(
+    series.points.map((p) => p.text),
+    ["5.", "3.2000", "2.0480"],
+  );
   for (const p of series.points) {
     const ev = idx.events[p.at];
     assert.equal(ev.event, "backward_begin");
@@ -35,7 +44,10 @@ test("the series agrees with the loss the program printed and with the state at 
   const idx = buildIndex(timeline("train"));
   const series = lossSeries(idx);
   const printed = idx.timeline.console.map((c) => Number(c.text.trim().split(" ")[1]));
-  assert.deepEqual(series.points.map((p) => p.value), printed);
+  assert.deepEqual(
+    series.points.map((p) => p.value),
+    printed,
+  );
   for (const p of series.points) {
     const s = stateAt(idx, p.at);
     assert.equal(scalarOf(s.t.get(p.root).value), p.value);
@@ -62,7 +74,10 @@ test("hover text: step, value and where", () => {
 test("backward with gradient= on a non-scalar and autograd.grad are not a loss", () => {
   const idx = buildIndex(timeline("backward_kinds"));
   const begins = idx.events.filter((e) => e.event === "backward_begin");
-  assert.deepEqual(begins.map((e) => e.api), ["backward", "grad", "backward"]);
+  assert.deepEqual(
+    begins.map((e) => e.api),
+    ["backward", "grad", "backward"],
+  );
   const series = lossSeries(idx);
   assert.equal(series.points.length, 1);
   assert.equal(series.points[0].value, 5); // s = 1 + 4
@@ -75,7 +90,13 @@ test("one backward shows no plot; the same root twice is two points", () => {
   assert.equal(hasLossPlot(lossSeries(buildIndex(timeline("seed")))), false);
   assert.equal(hasLossPlot(lossSeries(buildIndex(timeline("chain")))), false);
   const twice = lossSeries(buildIndex(timeline("twice")));
-  assert.deepEqual(twice.points.map((p) => [p.value, p.root]), [[8, "t:be94c3:0"], [8, "t:be94c3:0"]]);
+  assert.deepEqual(
+    twice.points.map((p) => [p.value, p.root]),
+    [
+      [8, "t:be94c3:0"],
+      [8, "t:be94c3:0"],
+    ],
+  );
   assert.ok(hasLossPlot(twice));
   assert.equal(twice.loop, false);
   assert.equal(lossTip(twice, twice.points[0]), "step 0: z = 8. (line 5)");

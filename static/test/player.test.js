@@ -8,15 +8,22 @@ function fakeClock() {
   let queue = [];
   return {
     now: () => t,
-    request: (fn) => { queue.push(fn); return queue.length; },
-    cancel: () => { queue = []; },
+    request: (fn) => {
+      queue.push(fn);
+      return queue.length;
+    },
+    cancel: () => {
+      queue = [];
+    },
     advance(ms) {
       t += ms;
       const q = queue;
       queue = [];
       q.forEach((fn) => fn());
     },
-    get waiting() { return queue.length; },
+    get waiting() {
+      return queue.length;
+    },
   };
 }
 
@@ -35,7 +42,13 @@ function setup(events) {
   return { clock, log, player };
 }
 
-const evs = [{ event: "backward_begin" }, { event: "node_begin" }, { event: "edge" }, { event: "node_end" }, { event: "accumulate" }];
+const evs = [
+  { event: "backward_begin" },
+  { event: "node_begin" },
+  { event: "edge" },
+  { event: "node_end" },
+  { event: "accumulate" },
+];
 
 test("play applies the next event at once, then one per duration, and stops at the end", () => {
   const { clock, log, player } = setup(evs);
@@ -49,7 +62,10 @@ test("play applies the next event at once, then one per duration, and stops at t
   for (let k = 0; k < 100 && player.playing; k++) clock.advance(100);
   assert.equal(player.pos, 5);
   assert.equal(player.playing, false);
-  assert.deepEqual(log.filter((l) => l[0] === "advance").map((l) => l[1]), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    log.filter((l) => l[0] === "advance").map((l) => l[1]),
+    [1, 2, 3, 4, 5],
+  );
 });
 
 test("speed scales time; a fast frame applies several events", () => {
@@ -64,7 +80,11 @@ test("play at the end restarts from the start; play until stops early", () => {
   const { clock, log, player } = setup(evs);
   player.seek(5);
   player.play({ until: 2 });
-  assert.deepEqual(log.slice(-3), [["seek", 0], ["playing", true], ["advance", 1]]);
+  assert.deepEqual(log.slice(-3), [
+    ["seek", 0],
+    ["playing", true],
+    ["advance", 1],
+  ]);
   for (let k = 0; k < 50; k++) clock.advance(100);
   assert.equal(player.pos, 2);
   assert.equal(player.playing, false);

@@ -5,7 +5,8 @@ import { programOfToken } from "../src/share-token.js";
 
 // made by playground.share.encode
 const PROGRAM = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\ny.backward()\n";
-const TOKEN = "1.AAAAXW5QFx3LzC3ILypRKMkvSs7gqlCwhbD0SlLzivOLNKIN9Qx0FIz0DGJ1FIpSC0szi1KL49OLElNsQ4pKUzW5KoEaNCoUtBQqNPWKS3M1gCJ6SYnJ2eWJRSlADgA";
+const TOKEN =
+  "1.AAAAXW5QFx3LzC3ILypRKMkvSs7gqlCwhbD0SlLzivOLNKIN9Qx0FIz0DGJ1FIpSC0szi1KL49OLElNsQ4pKUzW5KoEaNCoUtBQqNPWKS3M1gCJ6SYnJ2eWJRSlADgA";
 const EMPTY = "1.AAAAAOOwxEIDAA";
 const UNICODE = "1.AAAAFiwygzsrVrBVUM84vDInJ1_hUdskhQ9zpzSqcwEA";
 
@@ -27,8 +28,16 @@ test("a token that is not one, or not this program's, gives null", async () => {
   const huge = Buffer.from(payload);
   huge.writeUInt32BE(80001, 0); // more than a program may have
   for (const bad of [
-    null, 42, "", "1.", "2." + b64, "x" + TOKEN, TOKEN + "!", // not a token
-    token(flipped), token(bigger), token(huge),
+    null,
+    42,
+    "",
+    "1.",
+    "2." + b64,
+    "x" + TOKEN,
+    TOKEN + "!", // not a token
+    token(flipped),
+    token(bigger),
+    token(huge),
     token(payload.subarray(0, payload.length - 3)), // cut short
     "1." + "A".repeat(107000), // longer than any valid token
   ]) {

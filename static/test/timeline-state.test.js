@@ -3,8 +3,19 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import {
-  buildIndex, stateAt, advance, emptyChanges, initialMoment, momentOfStep, stepOfMoment,
-  consoleAt, gradHistory, tensorExists, nodeExists, momentOfLines, edgeKey,
+  buildIndex,
+  stateAt,
+  advance,
+  emptyChanges,
+  initialMoment,
+  momentOfStep,
+  stepOfMoment,
+  consoleAt,
+  gradHistory,
+  tensorExists,
+  nodeExists,
+  momentOfLines,
+  edgeKey,
 } from "../src/timeline-state.js";
 
 const X = "t:81a373:0";
@@ -75,7 +86,10 @@ test("backward twice: the failing node and the root get the error state; console
 test("retain_graph: x.grad accumulates 8 -> 16, shown as before + delta = after", () => {
   const idx = buildIndex(timeline("retain"));
   const hist = gradHistory(idx, X);
-  assert.deepEqual(hist.map((h) => h.after.data[0]), [8, 16]);
+  assert.deepEqual(
+    hist.map((h) => h.after.data[0]),
+    [8, 16],
+  );
   assert.deepEqual(hist[1].before.data, [8]);
   assert.deepEqual(hist[1].delta.data, [8]);
   const s = stateAt(idx, idx.count);
@@ -95,7 +109,10 @@ test("a * a: two edges into one AccumulateGrad; retain_grad, zero_ and grad = No
   let s = stateAt(idx, end);
   assert.equal(s.t.get(B).retains_grad, true, "retain_grad() (no event) comes from the step state");
   const hist = gradHistory(idx, A);
-  assert.deepEqual(hist.map((h) => h.kind), ["accumulate", "grad_zeroed", "grad_assigned"]);
+  assert.deepEqual(
+    hist.map((h) => h.kind),
+    ["accumulate", "grad_zeroed", "grad_assigned"],
+  );
   s = stateAt(idx, hist[0].pos);
   assert.deepEqual(grad(s, A), [6, 12]);
   assert.deepEqual(grad(s, B), [3, 3]);
