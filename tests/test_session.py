@@ -14,8 +14,9 @@ import jsonschema
 import pytest
 
 import engine as torch
-from playground import TIMELINE_VERSION, Limits, run_program, trace
-from playground.session import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground import TIMELINE_VERSION, Limits, run_program
+from playground.recorder import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground.trace import trace
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "playground" / "timeline_schema.json").read_text())
