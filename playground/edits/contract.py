@@ -4,6 +4,7 @@ their result, their error, and the check of an intent's shape before anything re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 EDIT_VERSION = 1
 
@@ -35,10 +36,25 @@ INTENTS = {
 }
 
 DTYPES = ("float32", "float64", "int64", "bool")
-# in-place methods: (fewest positional args, most positional args, keywords allowed)
+
+
+class InplaceMethod(NamedTuple):
+    fewest: int  # positional arguments at least
+    most: int  # and at most
+    keywords: tuple  # the keyword arguments allowed
+    example: str  # arguments the UI offers first
+
+
+# The in-place methods the `inplace` intent writes, in the UI's menu order (the UI's copy of this
+# table is generated from it: scripts/write_js_tables.py).
 INPLACE_METHODS = {
-    "add_": (1, 1, ("alpha",)), "sub_": (1, 1, ("alpha",)), "mul_": (1, 1, ()),
-    "div_": (1, 1, ()), "zero_": (0, 0, ()), "fill_": (1, 1, ()), "clamp_": (0, 2, ("min", "max")),
+    "add_": InplaceMethod(1, 1, ("alpha",), "1.0"),
+    "mul_": InplaceMethod(1, 1, (), "2.0"),
+    "sub_": InplaceMethod(1, 1, ("alpha",), "1.0"),
+    "div_": InplaceMethod(1, 1, (), "2.0"),
+    "zero_": InplaceMethod(0, 0, (), ""),
+    "fill_": InplaceMethod(1, 1, (), "0.0"),
+    "clamp_": InplaceMethod(0, 2, ("min", "max"), "min=0.0"),
 }
 
 FIELD_TYPES = {"literal": "text or a number", "name": "text", "target": "text", "args": "text",

@@ -206,7 +206,7 @@ def require_float(lit: Literal, dtype: str | None, field_name: str) -> None:
 def call_args(text: str, method: str) -> str:
     """Check call-argument text (`1.0`, `min=0.0, max=1.0`) for an in-place method."""
     text = text.strip()
-    fewest, most, keywords = INPLACE_METHODS[method]
+    fewest, most, keywords, _example = INPLACE_METHODS[method]
     if text:
         if len(text) > MAX_LITERAL or "#" in text or NEWLINE.search(text) or "\\" in text:
             raise EditError("write the arguments on one line, without comments", "args")
