@@ -37,7 +37,7 @@ SEED = prog("""
     print(x.grad)
 """)
 
-# The code of ../shared/seeds/, as straight-line programs (classes inlined, try/except dropped,
+# What common autograd tutorials teach, as straight-line programs (classes inlined, try/except dropped,
 # f-strings turned into print arguments), plus one program per feature the timeline shows.
 PROGRAMS = {
     "seed000_basic": SEED,
