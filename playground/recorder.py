@@ -491,13 +491,18 @@ class Recorder(Observer):
         r = self.by_nid.get(nid) if nid is not None else None
         return r.tensor if r is not None else None
 
-    @safe
-    def grad_assigned(self, tensor, before, after):
+    def _grad_changed(self, tensor, after) -> _TRec:
+        """The record of a tensor whose .grad just became `after`, marked for the step's state."""
         self.at()
         rec = self.tid(tensor)
         rec.used = True
         self.note_grad(rec, after)
         self.dirty[rec] = True
+        return rec
+
+    @safe
+    def grad_assigned(self, tensor, before, after):
+        rec = self._grad_changed(tensor, after)
         self.emit({"event": "grad_assigned", "tensor": rec.id, "before": encode_value(before),
                    "after": encode_value(after)})
 
@@ -555,11 +560,7 @@ class Recorder(Observer):
 
     @safe
     def accumulate(self, tensor, before, delta, after):
-        self.at()
-        rec = self.tid(tensor)
-        rec.used = True
-        self.note_grad(rec, after)
-        self.dirty[rec] = True
+        rec = self._grad_changed(tensor, after)
         self.emit({"event": "accumulate", "tensor": rec.id, "before": encode_value(before),
                    "delta": encode_value(delta), "after": encode_value(after)})
 
