@@ -15,11 +15,13 @@ from __future__ import annotations
 import traceback
 import weakref
 
-from engine import backend as B
-from engine.autograd.graph import AccumulateGrad
-from engine.nn import Module, Parameter
-from engine.observer import Observer
-from engine.tensor import Tensor
+from ._engine import engine
+
+B = engine.backend
+AccumulateGrad = engine.autograd.graph.AccumulateGrad
+Module, Parameter = engine.nn.Module, engine.nn.Parameter
+Observer = engine.observer.Observer
+Tensor = engine.Tensor
 
 __all__ = ["DISPLAY_ELEMENTS", "FORMAT_VERSION", "SUMMARY_FIRST", "Recorder", "encode_value", "safe"]
 

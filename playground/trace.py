@@ -10,11 +10,12 @@ import sys
 import time
 import traceback
 
-from engine.nn import Module
-from engine.observer import observe
-from engine.tensor import Tensor
-
+from ._engine import engine
 from .recorder import FORMAT_VERSION, Recorder
+
+Module = engine.nn.Module
+observe = engine.observer.observe
+Tensor = engine.Tensor
 
 __all__ = ["Trace", "trace"]
 
@@ -112,7 +113,7 @@ class _TraceRecorder(Recorder):
 
 
 def _grad_enabled() -> bool:
-    from engine.autograd import grad_mode
+    grad_mode = engine.autograd.grad_mode
     return bool(grad_mode.state.grad_enabled)
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import ast
 import unicodedata
 
-import engine  # noqa: F401  (importing the engine registers its ops, which fills PALETTE)
-from engine.ops.registry import PALETTE
-
+from .._engine import engine
 from .contract import DTYPES, INPLACE_METHODS, EditError, EditResult, short
 from .source import Doc, Program, child_blocks, finish, stmt_stores
 from .values import (
@@ -22,6 +20,7 @@ from .values import (
     target_name,
 )
 
+PALETTE = engine.ops.registry.PALETTE  # filled when the engine registers its ops, on import
 # string nodes whose text may span lines (t-strings are Python 3.14's)
 _FORMATTED = tuple(t for t in (ast.JoinedStr, getattr(ast, "TemplateStr", None)) if t)
 
