@@ -514,30 +514,37 @@ def test_delete_follows_a_chain_of_uses_around_a_loop_for_as_many_turns_as_it_ne
     assert [line for _n, line, _t in dependents(p, "y")] == [5, 6, 7, 8]
 
 
-def _nested_loops(depth: int) -> str:
+def _nested_loops(depth: int, uses: str) -> str:
     lines = ["import torch", "x = torch.ones(1)", "y = x * 2"]
     for d in range(depth):
         lines.append("    " * d + f"for i{d} in range(1):")
-        lines.append("    " * (d + 1) + f"w{d} = y + {d}")
+        lines.append("    " * (d + 1) + f"w{d} = {uses} + {d}")
     lines.append("print(x)")
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("uses", ["x", "y"])
 def test_delete_reads_each_statement_a_bounded_number_of_times_whatever_the_loop_depth(
-        monkeypatch):
+        monkeypatch, uses):
+    # loops that stay were read twice per level (2**depth readings of the innermost);
+    # loops that go were walked again by every enclosing loop's second reading (depth**2)
     import playground.edits.delete as delete_module
 
-    reads = []
-    real_loads = delete_module.stmt_loads
-    monkeypatch.setattr(delete_module, "stmt_loads", lambda s: reads.append(s) or real_loads(s))
+    calls = []
+    for name in ("stmt_loads", "stmt_stores"):
+        real = getattr(delete_module, name)
+        monkeypatch.setattr(delete_module, name,
+                            lambda s, real=real: calls.append(s) or real(s))
     for depth in (20, 40):
-        reads.clear()
-        p = _nested_loops(depth)
+        calls.clear()
+        p = _nested_loops(depth, uses)
         r = apply(p, op="delete", target="y", cascade=True)
-        # every w_d used y, so each loop was left empty and went with it
-        assert r.program == "import torch\nx = torch.ones(1)\nprint(x)\n"
+        if uses == "y":  # every w_d used y, so each loop was left empty and went with it
+            assert r.program == "import torch\nx = torch.ones(1)\nprint(x)\n"
+        else:
+            assert r.program == p.replace("y = x * 2\n", "")
         statements = 3 + 2 * depth + 1
-        assert len(reads) <= 3 * statements, (depth, len(reads))  # was 2**depth
+        assert len(calls) <= 8 * statements, (depth, len(calls))
 
 
 def test_delete_refuses_loop_variables_and_imports():

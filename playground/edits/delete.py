@@ -33,13 +33,23 @@ def _flow(prog: Program, target: str) -> tuple:
     inside: dict = {}
     loops: dict = {}  # id(loop) -> (names removed at its start so far, names removed after it)
 
+    killed: dict = {}  # id(stmt) -> the names it and the statements inside it bind
+
     def kill(s, why) -> None:
-        for sub in ast.walk(s):
-            if isinstance(sub, ast.stmt):
-                if sub is not s:
-                    reasons.setdefault(id(sub), "inside")
-                    inside.setdefault(id(sub), why)
-                tainted.update(stmt_stores(sub))
+        tainted.update(killed_names(s, why))
+
+    def killed_names(s, why) -> set:
+        # each statement is walked once: a loop re-read kills the same blocks again
+        names = killed.get(id(s))
+        if names is None:
+            names = set(stmt_stores(s))
+            for block in child_blocks(s):
+                for c in block:
+                    reasons.setdefault(id(c), "inside")
+                    inside.setdefault(id(c), why)
+                    names |= killed_names(c, why)
+            killed[id(s)] = names
+        return names
 
     def visit(s) -> None:
         if id(s) in reasons:  # seen on a loop's first reading
