@@ -324,7 +324,7 @@ def test_tensor_version_is_the_one_readable_underscore_attribute():
     ("import torch\nx = torch.ones(1)\nx._version += 1\n", 3, 1, "only .grad"),
     ("import torch\nx = torch.ones(1)\nv = x._versions\n", 3, 5, "'_'"),
     ("import torch\nx = torch.ones(1)\nv = x._base\n", 3, 5, "'_'"),
-    ("import torch\nx = torch.ones(1)\nv = x.__version\n", 3, 5, "'_'"),
+    ("import torch\nx = torch.ones(1)\nv = x.__version\n", 3, 5, "'__'"),
     ("import torch\nv = torch._version\n", 2, 5, "torch._version is not available"),
     ("import torch.nn as nn\nm = nn.Linear(1, 1)\nv = m._version\n", 3, 5, "not available"),
     ("import torch\nx = torch.ones(1, requires_grad=True) * 2\nv = x.grad_fn._version\n", 3, 5,
@@ -344,18 +344,9 @@ def test_version_is_readable_on_tensors_only(src, line, col, words):
 REJECTED = [
     # (program, kind, line, col, words in the message)
     ("x = 1\ny = (\n", "syntax", 2, 5, "never closed"),
-    ("import torch\ndef f(x):\n    return x\n", "not_allowed", 2, 1, "def"),
-    ("class A:\n    pass\n", "not_allowed", 1, 1, "class"),
-    ("f = lambda x: x\n", "not_allowed", 1, 5, "lambda"),
-    ("xs = [i for i in range(3)]\n", "not_allowed", 1, 6, "comprehension"),
-    ("g = (i for i in [1])\n", "not_allowed", 1, 5, "generator"),
-    ("while True:\n    pass\n", "not_allowed", 1, 1, "while"),
-    ("try:\n    x = 1\nexcept Exception:\n    pass\n", "not_allowed", 1, 1, "try"),
-    ("global x\n", "not_allowed", 1, 1, "global"),
-    ("x = 1\nprint(f'{x}')\n", "not_allowed", 2, 7, "f-string"),
-    ("print(*[1, 2])\n", "not_allowed", 1, 7, "starred"),
-    ("print(**{})\n", "not_allowed", 1, 9, "keyword"),
-    ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__class__\n", "not_allowed", 3, 5, "'_'"),
+    ("async def f():\n    pass\n", "not_allowed", 1, 1, "async"),
+    ("def f():\n    yield 1\n", "not_allowed", 2, 5, "yield"),
+    ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__class__\n", "not_allowed", 3, 5, "'__'"),
     ("import os\n", "not_allowed", 1, 1, "only torch"),
     ("from os import path\n", "not_allowed", 1, 1, "only torch"),
     ("f = open('x')\n", "not_allowed", 1, 5, "not available"),
@@ -365,27 +356,25 @@ REJECTED = [
     ("x = y\n", "not_allowed", 1, 5, "not defined"),
     ("x = torch.ones(1)\n", "not_allowed", 1, 5, "import torch"),
     ("print(x := 1)\n", "not_allowed", 1, 7, "walrus"),
-    ("x = 1\ndel x\n", "not_allowed", 2, 1, "del"),
-    ("x = 1\nassert x == 1\n", "not_allowed", 2, 1, "assert"),
-    ("x = 1\nif x:\n    pass\n", "not_allowed", 2, 1, "if"),
-    ("x = {}\n", "not_allowed", 1, 5, "dict"),
-    ("x = 5 % 2\n", "not_allowed", 1, 5, "%"),
-    ("x = 1 if True else 2\n", "not_allowed", 1, 5, "conditional"),
     ("from torch import *\n", "not_allowed", 1, 1, "import *"),
     ("from . import torch\n", "not_allowed", 1, 1, "relative"),
-    ("import torch\nfor i in torch.ones(3):\n    pass\n", "not_allowed", 2, 10, "range"),
-    ("n = 3\nfor i in range(n):\n    pass\n", "not_allowed", 2, 16, "constant"),
-    ("r = range(3)\n", "not_allowed", 1, 5, "for loop"),
-    ("for i in range(3):\n    pass\nelse:\n    pass\n", "not_allowed", 4, 5, "else"),
     ("import torch\nwith torch.no_grad() as g:\n    pass\n", "not_allowed", 2, 25, "as"),
     ("x = 1j\n", "not_allowed", 1, 5, "complex"),
     ("x = b'a'\n", "not_allowed", 1, 5, "bytes"),
-    ("import torch\nx = torch.ones(2)\nx.shape = (1, 2)\n", "not_allowed", 3, 1, ".grad"),
-    ("x: int = 1\n", "not_allowed", 1, 1, "annotated"),
-    ("@print\ndef f():\n    pass\n", "not_allowed", 2, 1, "def"),
-    ("x = 1 in [1]\n", "not_allowed", 1, 5, "in"),
-    ("x = 1 and 2\n", "not_allowed", 1, 5, "and/or"),
-    ("for i in range(3):\n    break\n", "not_allowed", 2, 5, "break"),
+    ("@print\nclass A:\n    pass\n", "not_allowed", 1, 2, "class decorators"),
+    ("class A(metaclass=print):\n    pass\n", "not_allowed", 1, 19, "metaclass"),
+    ("class A:\n    def __repr__(self):\n        return 'x'\n", "not_allowed", 2, 5, "'__'"),
+    ("class A:\n    for i in range(2):\n        pass\n", "not_allowed", 2, 5, "class body"),
+    ("def f(__x):\n    pass\n", "not_allowed", 1, 7, "'__'"),
+    ("def f(**kw):\n    pass\nf(**{})\nf(__x=1)\n", "not_allowed", 4, 3, "'__'"),
+    ("break\n", "syntax", 1, 1, "outside loop"),
+    ("def f():\n    for i in range(2):\n        def g():\n            continue\n", "syntax",
+     4, 13, "not properly in loop"),
+    ("return 1\n", "syntax", 1, 1, "outside function"),
+    ("match 1:\n    case 1:\n        pass\n", "not_allowed", 1, 1, "match"),
+    ("import torch\nx = torch.ones(1)\nx.__dict__ = {}\n", "not_allowed", 3, 1, "'__'"),
+    ("class A:\n    pass\nA.__init__ = print\n", "not_allowed", 3, 1, "'__'"),
+    ("x = f'{print.__self__}'\n", "not_allowed", 1, 8, "'__'"),
 ]
 
 
@@ -404,10 +393,11 @@ def test_rejected_program_fails_at_its_line_and_column(src, kind, line, col, wor
 RUNTIME_NOT_ALLOWED = [
     ("import torch\nx = torch.ones(2)\ny = x.numpy()\n", 3, 5, ".numpy of a tensor"),
     ("import torch\nx = torch.backend\n", 2, 5, "torch.backend"),
-    ("import torch\nx = torch.ones(2)\ns = 'a'.upper()\n", 3, 5, ".upper"),
+    ("import torch\nx = torch.ones(2)\ns = 'a'.encode()\n", 3, 5, ".encode"),
+    ("import torch\nx = torch.ones(2)\nx.shape = (1, 2)\n", 3, 1, ".grad"),
     ("import torch\nx = torch.ones(2)\nx.grad_fn.name()\n", 3, 1, "NoneType"),
     ("import torch\nwith torch.ones(1):\n    pass\n", 2, 6, "with statement"),
-    ("x = [1, 2]\nx[0] = 3\n", 2, 1, "tensor elements"),
+    ("x = (1, 2)\nx[0] = 3\n", 2, 1, "items of tensors, lists and dicts"),
     ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.apply(print)\n", 3, 1, ".apply"),
     ("import torch\ng = torch.no_grad()\ng(print)\n", 3, 1, "cannot be called"),
 ]
@@ -529,10 +519,13 @@ def test_steps_iterator_yields_each_executed_statement_in_order():
         while True:
             seen.append(next(gen))
     result = stop.value.value
-    assert [(s.line, s.loop) for s in seen] == [(1, ()), (2, ()), (4, (0,)), (4, (1,)), (5, ())]
-    assert [s.index for s in seen] == list(range(5))
-    assert seen[2].stmt_id == seen[3].stmt_id == 3
-    assert seen[2].assigned == ["y"]
+    # the for header is a step (it evaluates the iterable), then the body once per iteration
+    assert [(s.line, s.kind, s.loop) for s in seen] == [
+        (1, "import", ()), (2, "assign", ()), (3, "for", ()), (4, "assign", (0,)),
+        (4, "assign", (1,)), (5, "expr", ())]
+    assert [s.index for s in seen] == list(range(6))
+    assert seen[3].stmt_id == seen[4].stmt_id == 3
+    assert seen[3].assigned == ["y"]
     assert result.output == "tensor([1.])\n"
 
 
