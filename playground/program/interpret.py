@@ -113,7 +113,7 @@ _GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.se
 _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.GeneratorType,
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
                    type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
-                   type(iter(set())))
+                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))))
 _CONTAINERS = (list, tuple, str, dict, set, frozenset)
 # math functions whose cost grows with an argument: the largest argument allowed
 _MATH_ARG_CAPS = {id(math.factorial): 1000, id(math.comb): 10_000, id(math.perm): 10_000}
@@ -351,7 +351,8 @@ class _Run:
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
                 _observer.state.observer = prev_obs
-        step.output = self.output.getvalue()[out_start:]
+        if self.output.tell() != out_start:
+            step.output = self.output.getvalue()[out_start:]
         step.error = error
         self.steps_done.append(step)
         if error is not None:
@@ -948,15 +949,15 @@ class _Run:
                 return getattr(obj, name)
             raise self.not_allowed(node, f".{name} of an exception is not available in the "
                                    "playground")
-        if isinstance(obj, RandomModule):
-            if name in RANDOM_NAMES:
-                return getattr(obj, name)
-            raise AttributeError(f"module 'random' has no attribute '{name}'")
         private = name.startswith("_") and not (name == TENSOR_PRIVATE_READABLE
                                                  and isinstance(obj, engine.Tensor))
         if private and not isinstance(obj, types.ModuleType):
             raise self.not_allowed(node, f"attributes starting with '_' are not available in "
                                    f"the playground (.{name} of {_kind_name(obj)})")
+        if isinstance(obj, RandomModule):
+            if name in RANDOM_NAMES:
+                return getattr(obj, name)
+            raise AttributeError(f"module 'random' has no attribute '{name}'")
         methods = _python_methods(obj)
         if methods is not None:
             if name == "format" and isinstance(obj, str):  # fields resolved by the policy

@@ -50,7 +50,7 @@ NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
-    "float", "double", "to",
+    "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
