@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from .. import errors
-from ..tensor import Tensor
+from ..tensor import Tensor, warn
 from .engine import run_backward
 
 
@@ -58,16 +58,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                  inputs=inputs, accumulate=True, api="backward")
 
 
-_warned_create_graph = False
-
-
 def _warn_create_graph_once() -> None:
-    """torch warns about the .grad reference cycle once per process (TORCH_WARN_ONCE)."""
-    global _warned_create_graph
-    if not _warned_create_graph:
-        _warned_create_graph = True
-        from ..tensor import warn
+    """torch warns about the .grad reference cycle once per process (TORCH_WARN_ONCE): once
+    per EngineState here, so each session sees it as a fresh process would."""
+    from .. import state
 
+    if state.current().first_warning("create_graph_cycle"):
         warn(errors.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import operator
 
-import engine
-
+from .._engine import engine
 from ..limits import LimitExceeded
 from .policy import EXCEPTIONS
 

@@ -26,12 +26,7 @@ import random as _random
 import types
 import warnings
 
-import engine
-from engine import nn
-from engine import observer as _observer
-from engine.autograd import grad_mode as _grad_mode
-from engine.autograd.graph import Node
-
+from .._engine import engine
 from ..limits import (
     Budget,
     LimitExceeded,
@@ -71,6 +66,12 @@ from .policy import (
     Policy,
 )
 from .records import ProgramError, RunResult, Source, Step, WarningRecord
+
+nn = engine.nn
+_observer = engine.observer
+_grad_mode = engine.autograd.grad_mode
+Node = engine.autograd.graph.Node
+
 
 # == control flow: internal, never visible to the program (BaseException, so `except Exception`
 # in the engine or here never swallows them) ======================================================

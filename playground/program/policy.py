@@ -9,11 +9,12 @@ import collections
 import math
 import types
 
-import engine
-from engine import nn, optim
-from engine.autograd.graph import HookHandle, Node
-from engine.dtypes import dtype as DType
-from engine.printing import Size
+from .._engine import engine
+
+nn, optim = engine.nn, engine.optim
+HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
+DType = engine.dtypes.dtype
+Size = engine.printing.Size
 
 # import paths a program may name, and the engine module each one means
 NAMESPACES = {
@@ -28,7 +29,8 @@ NAMESPACES = {
 _TORCH_NAMES = (
     "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
     "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
-    "randn_like", "randint", "manual_seed", "initial_seed", "seed", "Generator",
+    "randn_like", "randint", "randint_like", "randperm", "normal", "bernoulli", "multinomial",
+    "manual_seed", "initial_seed", "seed", "Generator", "get_rng_state", "set_rng_state",
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
@@ -41,7 +43,8 @@ TENSOR_ATTRS = frozenset((
     "detach_", "device", "dim", "double", "dtype", "element_size", "expand", "expand_as", "fill_",
     "float", "grad", "grad_fn", "int", "is_contiguous", "is_cuda", "is_floating_point",
     "is_leaf", "item", "long", "ndim", "nelement", "new_full", "new_ones", "new_tensor",
-    "new_zeros", "normal_", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
+    "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
+    "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
     "uniform_", "view", "view_as", "zero_",
 ))
@@ -68,7 +71,7 @@ def _public_subclasses(module, base) -> set:
 def _engine_functions(module) -> set:
     return {n for n, v in vars(module).items()
             if not n.startswith("_") and isinstance(v, types.FunctionType)
-            and (v.__module__ or "").startswith("engine")}
+            and (v.__module__ or "").startswith(engine.__name__)}
 
 
 # methods of Python's own values a program may call, by type. Methods that grow a value by an
@@ -183,7 +186,8 @@ class Policy:
         if isinstance(obj, DType):
             return name in ("is_floating_point", "is_complex", "is_signed", "itemsize")
         if isinstance(obj, engine.Generator):
-            return name in ("manual_seed", "initial_seed")
+            return name in ("manual_seed", "initial_seed", "seed", "get_state", "set_state",
+                            "device")
         if isinstance(obj, nn.Module):
             return name in MODULE_METHODS or name in self.module_members(obj)
         if isinstance(obj, optim.Optimizer):
