@@ -12,6 +12,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from live_torch import real_torch
 
 from engine.ops.registry import PALETTE
 from playground import run_program
@@ -24,11 +25,6 @@ from playground.edits import (
     bound_names,
     dependents,
 )
-
-try:
-    import torch as real_torch
-except ImportError:  # the engine's own run is then the only check of values
-    real_torch = None
 
 _LINES = re.compile(r"\r\n|\r|\n")
 
@@ -501,6 +497,54 @@ def test_delete_keeps_statements_after_a_kept_rebinding():
     assert dependents(p, "y") == [("w", 3, "w = y * 2")]
     r = apply(p, op="delete", target="y", cascade=True)
     assert r.program == "import torch\nw = torch.zeros(1)\nprint(w)\n"
+
+
+def test_delete_follows_a_chain_of_uses_around_a_loop_for_as_many_turns_as_it_needs():
+    # on the third turn `a` reads the `b` that `b = c * 1` made from the `c` made from y
+    p = prog("""
+        import torch
+        y = torch.ones(1)
+        a = b = c = torch.zeros(1)
+        for i in range(3):
+            a = b * 1
+            b = c * 1
+            c = y * 1
+        print(a)
+    """)
+    assert [line for _n, line, _t in dependents(p, "y")] == [5, 6, 7, 8]
+
+
+def _nested_loops(depth: int, uses: str) -> str:
+    lines = ["import torch", "x = torch.ones(1)", "y = x * 2"]
+    for d in range(depth):
+        lines.append("    " * d + f"for i{d} in range(1):")
+        lines.append("    " * (d + 1) + f"w{d} = {uses} + {d}")
+    lines.append("print(x)")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("uses", ["x", "y"])
+def test_delete_reads_each_statement_a_bounded_number_of_times_whatever_the_loop_depth(
+        monkeypatch, uses):
+    # loops that stay were read twice per level (2**depth readings of the innermost);
+    # loops that go were walked again by every enclosing loop's second reading (depth**2)
+    import playground.edits.delete as delete_module
+
+    calls = []
+    for name in ("stmt_loads", "stmt_stores"):
+        real = getattr(delete_module, name)
+        monkeypatch.setattr(delete_module, name,
+                            lambda s, real=real: calls.append(s) or real(s))
+    for depth in (20, 40):
+        calls.clear()
+        p = _nested_loops(depth, uses)
+        r = apply(p, op="delete", target="y", cascade=True)
+        if uses == "y":  # every w_d used y, so each loop was left empty and went with it
+            assert r.program == "import torch\nx = torch.ones(1)\nprint(x)\n"
+        else:
+            assert r.program == p.replace("y = x * 2\n", "")
+        statements = 3 + 2 * depth + 1
+        assert len(calls) <= 8 * statements, (depth, len(calls))
 
 
 def test_delete_refuses_loop_variables_and_imports():

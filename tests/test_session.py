@@ -14,8 +14,9 @@ import jsonschema
 import pytest
 
 import engine as torch
-from playground import TIMELINE_VERSION, Limits, run_program, trace
-from playground.session import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground import TIMELINE_VERSION, Limits, run_program
+from playground.recorder import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground.trace import trace
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "playground" / "timeline_schema.json").read_text())
@@ -36,7 +37,7 @@ SEED = prog("""
     print(x.grad)
 """)
 
-# The code of ../shared/seeds/, as straight-line programs (classes inlined, try/except dropped,
+# What common autograd tutorials teach, as straight-line programs (classes inlined, try/except dropped,
 # f-strings turned into print arguments), plus one program per feature the timeline shows.
 PROGRAMS = {
     "seed000_basic": SEED,

@@ -5,7 +5,7 @@ definition order into :data:`SCENARIOS`).  ``torch`` is real PyTorch or ``engine
 ``rec`` is a :class:`tests.oracle.recorder.Recorder`.
 
 Rules for scenarios:
-* only the public API listed in the project brief (no private attributes);
+* only torch's public API (no private attributes: the engine need not have them);
 * straight-line code: expected errors go through ``rec.raises``;
 * never depend on random values (the RNG differs between torch and the engine);
   random tensors may only be used for shapes/dtypes;
@@ -20,6 +20,8 @@ Helpers start with an underscore and are not scenarios.
 from __future__ import annotations
 
 import inspect
+
+from tests.oracle import scenarios_nn
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -43,7 +45,7 @@ def _leaf(torch, data, dtype=None):
 
 
 # ===========================================================================
-# Group 1: seed examples (/work/shared/seeds), rewritten straight-line
+# Group 1: what common autograd tutorials teach, rewritten straight-line
 # ===========================================================================
 
 
@@ -3517,3 +3519,4 @@ def _collect():
 
 
 SCENARIOS = _collect()
+SCENARIOS.update(scenarios_nn.SCENARIOS)
