@@ -29,7 +29,9 @@ __all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "MAX_REQUEST_DEPTH",
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 2
+# 2: examples carry `claim` (a tutorial's claim) instead of `seed`; 3: no tracebacks in replies,
+# `limit` errors, request depth and value counts checked
+PROTOCOL_VERSION = 3
 # A request carries at most a program (capped by Limits.max_program_chars) plus a small intent;
 # anything much larger is not a request the UI makes. Both limits are checked before any work:
 # before parsing JSON text, and before walking a request that arrives already parsed.
@@ -67,7 +69,7 @@ def _palette() -> list:
 
 
 def _example_meta(ex) -> dict:
-    return {"id": ex.id, "title": ex.title, "summary": ex.summary, "seed": ex.seed,
+    return {"id": ex.id, "title": ex.title, "summary": ex.summary, "claim": ex.claim,
             "torch_differs": ex.torch_differs, "expect_error": ex.expect_error,
             "tags": list(ex.tags)}
 

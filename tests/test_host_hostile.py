@@ -87,9 +87,11 @@ def test_the_size_limit_is_counted_on_parsed_requests_too():
 
 # Programs whose cost the interpreter bounds: answered in process, within the time limit.
 PROGRAM_CASES = [
-    ("loop bound 2**63", T + "for i in range(2**63):\n    pass\n", "limit"),
-    ("loop bound past 2**64", T + "for i in range(2**64 + 5):\n    pass\n", "limit"),
-    ("negative huge loop", T + "for i in range(-2**70, 2**70, 7):\n    pass\n", "limit"),
+    # a clean error at the loop's line (the language may stop it as a limit or as Python's error)
+    ("loop bound 2**63", T + "for i in range(2**63):\n    pass\n", ("limit", "runtime")),
+    ("loop bound past 2**64", T + "for i in range(2**64 + 5):\n    pass\n", ("limit", "runtime")),
+    ("negative huge loop", T + "for i in range(-2**70, 2**70, 7):\n    pass\n",
+     ("limit", "runtime")),
     ("size from a tensor", T + "n = torch.tensor(100000)\nx = torch.zeros(n, n)\n", "limit"),
     ("many rows stacked", T + "x = torch.ones(1000000, 1)\ny = torch.stack(list(x))\n", "limit"),
     ("deep nn.Sequential", T + "m = " + "nn.Sequential(" * 80 + "nn.Identity()" + ")" * 80
@@ -112,7 +114,8 @@ def test_a_hostile_program_is_answered_in_time_without_internals(name, program, 
         reply = json.loads(text)
         assert reply["type"] == "result", (name, entry, reply.get("error"))
         error = reply["timeline"]["error"]
-        assert (error and error["kind"]) == kind, (name, entry, error)
+        assert (error and error["kind"]) in (kind if isinstance(kind, tuple) else (kind,)), \
+            (name, entry, error)
         assert took < SECONDS + 2.0, (name, entry, took)
 
 
