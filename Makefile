@@ -16,7 +16,7 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[app,test,e2e]"
+	$(BIN)/python -m pip install --quiet -e ".[app,test,e2e,notebook]"
 	touch $(STAMP)
 
 # The UI's npm packages (esbuild, the graph layout, the code editor, Pyodide), from the lock file.
