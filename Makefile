@@ -53,7 +53,7 @@ chromium:
 # Unit tests run twice: on the numpy backend and on the pure-Python one the browser uses; then
 # the UI's own tests and its lint (ESLint, Prettier), then the end-to-end tests in Chromium against both hosts.
 test: site chromium
-	$(BIN)/ruff check engine playground tests scripts bench e2e
+	$(BIN)/ruff check engine playground tests scripts bench e2e setup.py
 	$(PYTEST) tests
 	GRADPLAY_BACKEND=pure $(PYTEST) tests
 	node --test static/test/
