@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPILER = Path(__file__).resolve().parent / "compile_site_python.mjs"
 MANIFEST_FORMAT = 1
 
-# Pyodide core: only what loadPyodide fetches (tech.md). The asm module is .mjs in current
-# releases and was .js before; whichever pyodide.mjs names is copied.
+# Pyodide core: only the files loadPyodide fetches (it requests nothing else). The asm module is
+# .mjs in current releases and was .js before; whichever pyodide.mjs names is copied.
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
 BOKEH_FILES = ["bokeh.min.js", "bokeh-api.min.js"]

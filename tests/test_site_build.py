@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from playground.host import PROTOCOL_VERSION
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "scripts" / "build_site.py"
 SERVE = ROOT / "scripts" / "serve_site.py"
@@ -231,7 +233,7 @@ print(json.dumps({"backend": backend.NAME, "hello": hello["type"], "protocol": h
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {
-        "backend": "pure", "hello": "hello", "protocol": 1, "result": "result", "id": 2,
+        "backend": "pure", "hello": "hello", "protocol": PROTOCOL_VERSION, "result": "result", "id": 2,
         "ok": True}
 
 
