@@ -177,10 +177,25 @@ cosh = _arr1(np.cosh)
 tanh = _arr1(np.tanh)
 log1p = _arr1(np.log1p)
 expm1 = _arr1(np.expm1)
-floor = _arr1(np.floor)
-ceil = _arr1(np.ceil)
-rint = _arr1(np.rint)
-trunc = _arr1(np.trunc)
+
+
+def _rounding(ufunc):
+    """numpy 2 keeps integers integral under floor/ceil/trunc; the contract computes them in
+    float64, as every other float function of an integer array."""
+    def op(a):
+        if a.dtype.kind not in "fc":
+            a = a.astype(np.float64)
+        r = ufunc(a)
+        return r if type(r) is ndarray else np.asarray(r)
+
+    op.__name__ = ufunc.__name__
+    return op
+
+
+floor = _rounding(np.floor)
+ceil = _rounding(np.ceil)
+rint = _rounding(np.rint)
+trunc = _rounding(np.trunc)
 tan = _arr1(np.tan)
 arcsin = _arr1(np.arcsin)
 arccos = _arr1(np.arccos)
@@ -334,7 +349,16 @@ def permute(a, dims):
 
 
 def expand(a, shape):
-    return np.broadcast_to(a, shape)
+    out = np.broadcast_to(a, shape)
+    if a.flags.writeable:
+        # torch writes through an expanded view (fill_, index_put_, a non-overlapping part of
+        # it); the engine raises torch's error for the writes torch refuses (see `overlaps`)
+        out.flags.writeable = True
+    return out
+
+
+def overlaps(a) -> bool:
+    return any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
 
 
 def getitem(a, index):

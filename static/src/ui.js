@@ -645,7 +645,7 @@ export function mountPlayground(el, host, options = {}) {
         h(
           "option",
           { value: ex.id, "data-torch-differs": ex.torch_differs ? "true" : "false", title: ex.summary },
-          ex.title + (ex.torch_differs ? "  ≠ seed claim" : ""),
+          ex.title + (ex.torch_differs ? "  ≠ tutorial claim" : ""),
         ),
       );
     }
@@ -904,8 +904,8 @@ export function mountPlayground(el, host, options = {}) {
         ex.torch_differs
           ? h(
               "span",
-              { class: "gp-differs", title: "the seed document's claim is not what PyTorch does" },
-              "seed ≠ torch",
+              { class: "gp-differs", title: "a common tutorial claim that PyTorch contradicts" },
+              "tutorial ≠ torch",
             )
           : null,
       ),
