@@ -401,8 +401,8 @@ def inplace_code(target: str, f: dict) -> str:
 
 def _indent_unit(prog: Program, stmts) -> str:
     """The program's indentation step: from a block among `stmts` if any, else anywhere; four
-    spaces when nothing is indented. Each statement is looked at once: the first match in a
-    top-level statement's subtree is the first in reading order among its nested statements."""
+    spaces when nothing is indented. Walking each top-level statement once finds what walking
+    every nested statement again would (a nested match is inside its top-level statement)."""
     for group in (stmts, prog.tree.body):
         for s in group:
             for sub in ast.walk(s):
