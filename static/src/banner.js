@@ -2,7 +2,10 @@
 
 import { h, clear } from "./dom.js";
 
-/** Builds the banner. `on`: edit(intent) (delete with what uses it), show() (go to the error's moment). */
+/**
+ * Builds the banner. `on`: edit(intent) (delete with what uses it), show() (go to the error's
+ * moment), example(id) (open the gallery example that shows the error).
+ */
 export function createBanner(on) {
   const el = h("div", { class: "gp-banner", "data-testid": "error", role: "alert", hidden: true });
   let dismissed = null; // the message the person dismissed: it stays hidden until it changes
@@ -18,7 +21,7 @@ export function createBanner(on) {
      * Shows `title` and `message`; `dependents` ([name, line, text]) for an edit refused
      * because of what uses a name; `canShow` offers the error's moment on the timeline.
      */
-    show({ title, message, dependents = null, intent = null, canShow = false, line = null }) {
+    show({ title, message, dependents = null, intent = null, canShow = false, line = null, help = null }) {
       clear(el);
       const body = h(
         "div",
@@ -26,6 +29,27 @@ export function createBanner(on) {
         h("b", { "data-testid": "error-title" }, title),
         h("div", { class: "gp-msg", "data-testid": "error-message" }, message),
       );
+      if (help) {
+        body.append(
+          h(
+            "div",
+            { class: "gp-help", "data-testid": "error-help" },
+            help.text,
+            help.example
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "gp-btn gp-link",
+                    "data-testid": "error-example",
+                    onclick: () => on.example(help.example),
+                  },
+                  "See the example",
+                )
+              : null,
+          ),
+        );
+      }
       if (dependents?.length) {
         body.append(
           h("div", null, "Used by:"),

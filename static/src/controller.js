@@ -4,7 +4,7 @@
 // to show lives here, so it can be tested in node on recorded timelines.
 
 import { stepOfMoment, momentOfStep, momentOfLines, initialMoment, consoleAt, errorText } from "./timeline-state.js";
-import { defaultTarget, numel } from "./graph-model.js";
+import { defaultTarget, numel, accumCallout, loopIteration, iterationsOf } from "./graph-model.js";
 
 // An edit is played from its new line to the end when that is short; a long tail (a training
 // loop after the edit) would take minutes at 1x, so the view jumps to the end instead.
@@ -143,6 +143,40 @@ export function stepLinesAt(timelineIndex, moment) {
   return lines;
 }
 
+/**
+ * The loop iteration drawn at `moment`: the one running, the first before the loop starts, the
+ * last one begun after it ends; null for a program without loops.
+ */
+export function iterationAt(timelineIndex, moment) {
+  const all = iterationsOf(timelineIndex);
+  if (!all.length) return null;
+  const here = loopIteration(timelineIndex, stepOfMoment(timelineIndex, moment));
+  if (here != null && moment > 0) return here;
+  let latest = null;
+  for (let s = 0; s < timelineIndex.steps.length && timelineIndex.stepStart[s] < moment; s++) {
+    const it = loopIteration(timelineIndex, s);
+    if (it != null) latest = it;
+  }
+  return latest ?? all[0];
+}
+
+/**
+ * The moment the iteration selector goes to for iteration `it`: just before its first backward
+ * pass (as an example opens), else the end of the iteration.
+ */
+export function momentOfIteration(timelineIndex, it) {
+  let first = null;
+  let end = null;
+  for (let s = 0; s < timelineIndex.steps.length; s++) {
+    if (loopIteration(timelineIndex, s) !== it) continue;
+    if (first == null) first = timelineIndex.stepStart[s];
+    end = timelineIndex.stepEnd[s];
+  }
+  if (first == null) return null;
+  const backward = timelineIndex.backwardStarts.find((i) => i >= first && i < end);
+  return backward ?? end;
+}
+
 /** The player bar's text for `moment`: the event count and the statement it belongs to. */
 export function momentText(timelineIndex, moment) {
   const step = stepOfMoment(timelineIndex, moment);
@@ -169,6 +203,19 @@ export function drawnIdOf(timelineIndex, view, node) {
 /** What the camera keeps in view while playing: the active node (null: leave the camera alone). */
 export function cameraTarget(timelineIndex, state, view) {
   return drawnIdOf(timelineIndex, view, activeNode(state));
+}
+
+/**
+ * The leaf whose .grad was added to last in the backward pass shown (its card's drawn id in
+ * `view`) and the full `x.grad: before + delta = after`; null before any accumulation.
+ */
+export function accumulationCallout(timelineIndex, state, view) {
+  let latest = null;
+  for (const [tensor, a] of state?.accum || []) if (!latest || a.pos > latest.a.pos) latest = { tensor, a };
+  if (!latest) return null;
+  const id = view === "tensors" ? latest.tensor : timelineIndex.accOfTensor.get(latest.tensor);
+  if (!id) return null;
+  return { id, text: accumCallout(timelineIndex.tensors.get(latest.tensor)?.name, latest.a) };
 }
 
 const KIND_TITLES = { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" };

@@ -15,6 +15,11 @@ import { gradHistory, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortNodeName } from "./graph-model.js";
 import { createGradPlot } from "./plot.js";
 
+/** Where in the program something happened; never "line null" (a tensor made inside a call has no line of its own). */
+function lineText(line) {
+  return line == null ? "inside a call" : `line ${line}`;
+}
+
 /** torch's repr of grad_fn.next_functions: ((<AccumulateGrad>, 0), (None, 0)). */
 export function nextFunctionsText(idx, node) {
   const items = (node?.next || []).map(([id, nr]) => {
@@ -108,7 +113,18 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
   function buildEdits(idx, t) {
     clear(editsBox);
     if (!t) return;
-    const named = Boolean(t.name);
+    if (!t.name) {
+      // edits name what they change: a tensor with no name in the program has nothing to point at
+      editsBox.append(
+        h(
+          "p",
+          { class: "gp-muted small", "data-testid": "unnamed-note" },
+          "This tensor has no name in the program. Assign it to a variable to edit it here.",
+        ),
+      );
+      return;
+    }
+    const named = true;
     const zero = h(
       "button",
       {
@@ -266,7 +282,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           anode.variable
             ? prop("variable", entry?.name || anode.variable)
             : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
-          prop("recorded at", `line ${anode.line}`),
+          prop("recorded at", lineText(anode.line)),
           state.incoming.has(anode.id)
             ? prop("grad in", shortValue(state.incoming.get(anode.id), 40), "inspector-incoming")
             : null,
@@ -294,7 +310,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           idx.accOfTensor.get(entry.id) ? prop(".grad written by", "<AccumulateGrad>", "inspector-accumulator") : null,
           prop(
             gnode.kind === "tensor" ? "made at" : "tensor made at",
-            `line ${entry.line}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
+            `${lineText(entry.line)}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
           ),
         ),
         h("h4", null, "value"),
@@ -333,7 +349,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           h(
             "li",
             { class: past ? "past" : "future", "data-pos": e.pos },
-            h("span", { class: "gp-hline" }, `line ${line}`),
+            h("span", { class: "gp-hline" }, lineText(line)),
             h("code", null, text),
           ),
         );

@@ -3,7 +3,10 @@
 import { h, icon, clear } from "./dom.js";
 import { SPEEDS } from "./player.js";
 
-/** Builds the bar. `on`: toggle(), stepBack(), stepForward(), seek(moment), end(), speed(x). */
+/**
+ * Builds the bar. `on`: toggle(), stepBack(), stepForward(), seek(moment), end(), speed(x),
+ * iteration(it) (a loop's iteration chosen).
+ */
 export function createPlayerBar(on) {
   const playLabel = h("span", null, "Play");
   const playIcon = h("span", { class: "gp-icon-box" }, icon("play"));
@@ -47,6 +50,13 @@ export function createPlayerBar(on) {
     SPEEDS.map((x) => h("option", { value: x, selected: x === 1 }, `${x}×`)),
   );
   const momentEl = h("span", { class: "gp-moment", "data-testid": "moment" });
+  // a loop is drawn one iteration at a time: which one, and a way to go to another
+  const iteration = h("select", {
+    class: "gp-select",
+    "data-testid": "iteration",
+    "aria-label": "loop iteration shown",
+    hidden: true,
+  });
   const el = h(
     "div",
     { class: "gp-player", "data-testid": "player" },
@@ -57,6 +67,7 @@ export function createPlayerBar(on) {
     endBtn,
     scrub,
     speed,
+    iteration,
     momentEl,
   );
 
@@ -67,6 +78,8 @@ export function createPlayerBar(on) {
   endBtn.addEventListener("click", () => on.end());
   scrub.addEventListener("input", () => on.seek(Number(scrub.value)));
   speed.addEventListener("change", () => on.speed(Number(speed.value)));
+  iteration.addEventListener("change", () => on.iteration(Number(iteration.value)));
+  let iterationsKey = "";
 
   return {
     el,
@@ -75,6 +88,18 @@ export function createPlayerBar(on) {
       playIcon.replaceChildren(icon(playing ? "pause" : "play"));
       playBtn.setAttribute("aria-label", playing ? "pause" : "play");
       playBtn.dataset.playing = playing ? "true" : "false";
+    },
+    /** The loop's iterations (none: the selector hides) and the one drawn. */
+    setIterations(list, current) {
+      const key = list.join(",");
+      if (key !== iterationsKey) {
+        iterationsKey = key;
+        iteration.replaceChildren(
+          ...list.map((it) => h("option", { value: it }, `iteration ${it + 1} of ${list.length}`)),
+        );
+        iteration.hidden = list.length < 2;
+      }
+      if (current != null && iteration.value !== String(current)) iteration.value = String(current);
     },
     /** Shows `moment` of `count` events; `text` is controller.momentText's. */
     showMoment(moment, count, text) {

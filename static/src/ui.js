@@ -8,8 +8,8 @@
 import { h } from "./dom.js";
 import { injectStyles } from "./styles.js";
 import { buildIndex, stateAt, advance, emptyChanges, stepOfMoment } from "./timeline-state.js";
-import { buildGraph } from "./graph-model.js";
-import { layoutPositions } from "./layout.js";
+import { buildGraph, iterationsOf, roleOf } from "./graph-model.js";
+import { layoutPositions, chooseDirection } from "./layout.js";
 import { createGraphView } from "./graph-view.js";
 import { createCodePane } from "./code-pane.js";
 import { createInspector } from "./inspector.js";
@@ -25,6 +25,7 @@ import { createPlayerBar } from "./player-bar.js";
 import { createBanner } from "./banner.js";
 import { createConsolePane } from "./console-pane.js";
 import { createExplanation } from "./explanation.js";
+import { errorHelp } from "./error-help.js";
 import {
   isFresh,
   keepsLastGraph,
@@ -39,6 +40,9 @@ import {
   stepLinesAt,
   momentText,
   cameraTarget,
+  accumulationCallout,
+  iterationAt,
+  momentOfIteration,
   errorTitle,
   requestErrorTitle,
   consoleView,
@@ -108,10 +112,22 @@ export function mountPlayground(el, host, options = {}) {
 
   // -- what is shown --------------------------------------------------------------------------
   // The reply on screen: its program, share token, indexed timeline and drawn graph.
-  const shown = { program: "", token: null, timelineIndex: null, graph: null, example: null, exampleProgram: null };
+  const shown = {
+    program: "",
+    token: null,
+    timelineIndex: null,
+    graph: null,
+    iteration: null, // the loop iteration drawn (null: no loop)
+    example: null,
+    exampleProgram: null,
+  };
   // The view the person chose, the timeline state at the moment shown, and the selection.
   const viewState = { view: "tensors", timelineState: null, selection: [], staleError: null };
+  // The layout's direction: "auto" picks the one that shows the graph biggest when a program
+  // family is first laid out; "LR" and "TB" are the person's choice. `direction` is the one in use.
+  const layout = { choice: "auto", direction: null };
   const positions = new Map(); // drawn node id -> centre; ids are unique across both views
+  const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
   let autoFit = true; // until the person pans or zooms, a resize refits
   let pending = emptyChanges(); // what changed since the last frame was drawn
@@ -174,7 +190,17 @@ export function mountPlayground(el, host, options = {}) {
 
   const actionsEl = h("div", { class: "gp-actions", "data-testid": "actions" });
   const canvas = h("div", { class: "gp-canvas" });
-  const banner = createBanner({ edit: (intent) => edit(intent), show: () => playerCtl.seek(count()) });
+  const banner = createBanner({
+    edit: (intent) => edit(intent),
+    show: () => playerCtl.seek(count()),
+    example: (id) => openExample(id),
+  });
+  // over a graph kept from before while the program on screen does not run
+  const staleNote = h(
+    "div",
+    { class: "gp-stale-note", "data-testid": "stale-note", hidden: true },
+    "Graph from the last successful run",
+  );
   const info = h("div", { class: "gp-info", "data-testid": "info", hidden: true });
   const emptyGraph = h(
     "div",
@@ -196,9 +222,23 @@ export function mountPlayground(el, host, options = {}) {
       },
       text,
     );
+  // switches the layout between left to right and top to bottom (laid out anew, fitted)
+  const directionBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "layout-direction",
+      "aria-label": "switch the layout's direction",
+      title: "Lay the graph out left to right (→) or top to bottom (↓)",
+      onclick: () => setDirection(layout.direction === "TB" ? "LR" : "TB"),
+    },
+    "→",
+  );
   const zoom = h(
     "div",
     { class: "gp-zoom" },
+    directionBtn,
     zoomButton("zoom in", "+", 1.25),
     zoomButton("zoom out", "−", 0.8),
     h(
@@ -217,7 +257,8 @@ export function mountPlayground(el, host, options = {}) {
     ),
   );
   const legend = h("div", { class: "gp-legend", "data-testid": "legend" });
-  canvas.append(banner.el, info, emptyGraph, zoom, legend);
+  // bottom left: the note on a kept graph above the legend, clear of the zoom buttons on the right
+  canvas.append(banner.el, info, emptyGraph, zoom, h("div", { class: "gp-corner" }, staleNote, legend));
 
   const playerBar = createPlayerBar({
     toggle: () => playerCtl.toggle(),
@@ -226,6 +267,10 @@ export function mountPlayground(el, host, options = {}) {
     seek: (moment) => playerCtl.seek(moment),
     end: () => playerCtl.seek(count()),
     speed: (x) => playerCtl.setSpeed(x),
+    iteration: (it) => {
+      const moment = shown.timelineIndex ? momentOfIteration(shown.timelineIndex, it) : null;
+      if (moment != null) playerCtl.seek(moment);
+    },
   });
 
   const center = h("div", { class: "gp-center" }, actionsEl, canvas, playerBar.el);
@@ -275,6 +320,7 @@ export function mountPlayground(el, host, options = {}) {
         showBusy();
       }
       playerBar.setPlaying(on);
+      if (!on) graphView.settleCamera();
       if (!on) scheduleHash();
     },
     clock: {
@@ -290,14 +336,24 @@ export function mountPlayground(el, host, options = {}) {
     const timelineIndex = shown.timelineIndex;
     const state = viewState.timelineState;
     if (!timelineIndex || !state) return;
-    const changes = pending;
+    let changes = pending;
     pending = emptyChanges();
-    graphView.render(timelineIndex, state, changes.all ? null : changes, { animate: !changes.all });
-    // while playing, the camera follows the node that runs when it leaves the screen
-    if (playing) {
-      const target = cameraTarget(timelineIndex, state, viewState.view);
-      if (target) graphView.follow(target);
+    // a loop's next iteration: its own graph (the same statements keep their places)
+    const iteration = iterationAt(timelineIndex, state.pos);
+    if (iteration !== shown.iteration) {
+      shown.iteration = iteration;
+      rebuildGraph();
+      viewState.selection = existingIds(shown.graph, viewState.selection);
+      graphView.setSelection(viewState.selection);
+      changes = { all: true };
     }
+    graphView.render(timelineIndex, state, changes.all ? null : changes, { animate: !changes.all });
+    // the node the backward pass is at; while playing, the camera keeps it and its neighbours
+    const active = cameraTarget(timelineIndex, state, viewState.view);
+    graphView.setActive(active);
+    const callout = accumulationCallout(timelineIndex, state, viewState.view);
+    graphView.setCallout(callout?.id, callout?.text);
+    if (playing && active) graphView.follow(active);
     // the gradient in flight: the last event was a gradient sent along an edge
     const last = state.pos > 0 ? timelineIndex.events[state.pos - 1] : null;
     if (last && last.event === "edge" && frac < 1) {
@@ -481,7 +537,11 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   function showProgramError(err) {
+    const help = errorHelp(err);
+    // the example is offered when this gallery has it
+    if (help?.example && !(hello?.examples || []).some((ex) => ex.id === help.example)) help.example = null;
     banner.show({
+      help,
       title: errorTitle(err),
       message: err.message,
       line: err.line,
@@ -511,6 +571,7 @@ export function mountPlayground(el, host, options = {}) {
       shown.program = reply.program;
       shown.token = reply.token;
       canvas.classList.add("stale");
+      staleNote.hidden = false;
       viewState.staleError = timeline.error;
       consolePane.show(consoleView(shown.timelineIndex, viewState.timelineState.pos, viewState.staleError));
       code.setError(timeline.error);
@@ -520,6 +581,7 @@ export function mountPlayground(el, host, options = {}) {
       return;
     }
     canvas.classList.remove("stale");
+    staleNote.hidden = true;
     viewState.staleError = null;
     shown.program = reply.program;
     shown.token = reply.token;
@@ -530,8 +592,10 @@ export function mountPlayground(el, host, options = {}) {
     explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
     if (fresh) {
       positions.clear();
+      rolePositions.clear();
       fitted.clear();
       autoFit = true;
+      layout.direction = null;
     }
     const timelineIndex = buildIndex(timeline);
     shown.timelineIndex = timelineIndex;
@@ -544,6 +608,7 @@ export function mountPlayground(el, host, options = {}) {
       step: extra.step,
       changedLines: reply.edit?.changed_lines || [],
     });
+    shown.iteration = iterationAt(timelineIndex, moment);
 
     // The program pane before the graph, in one update: the editor reads the page's layout
     // when it updates, which is cheap before the graph's new cards are in the page and costs a
@@ -603,12 +668,28 @@ export function mountPlayground(el, host, options = {}) {
    * of nodes placed anew.
    */
   function rebuildGraph({ fit = false } = {}) {
-    const graph = buildGraph(shown.timelineIndex, viewState.view);
+    const graph = buildGraph(shown.timelineIndex, viewState.view, { iteration: shown.iteration });
     shown.graph = graph;
+    for (const n of graph.nodes) {
+      if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
+        positions.set(n.id, { ...rolePositions.get(roleOf(n.id)) });
+    }
     const added = graph.nodes.filter((n) => !positions.has(n.id)).map((n) => n.id);
-    const placed = layoutPositions(graph.nodes, graph.edges, positions);
-    for (const [id, centre] of placed) positions.set(id, centre);
-    graphView.setGraph(graph, positions, { fit });
+    if (!layout.direction || !graph.nodes.some((n) => positions.has(n.id))) {
+      layout.direction =
+        layout.choice === "auto"
+          ? chooseDirection(graph.nodes, graph.edges, canvas.clientWidth || 800, canvas.clientHeight || 500)
+          : layout.choice;
+    }
+    directionBtn.dataset.direction = layout.direction;
+    directionBtn.textContent = layout.direction === "TB" ? "↓" : "→";
+    const placed = layoutPositions(graph.nodes, graph.edges, positions, { direction: layout.direction });
+    for (const [id, centre] of placed) {
+      positions.set(id, centre);
+      rolePositions.set(roleOf(id), centre);
+    }
+    playerBar.setIterations(iterationsOf(shown.timelineIndex), shown.iteration);
+    graphView.setGraph(graph, positions, { fit, direction: layout.direction });
     emptyGraph.hidden = graph.nodes.length > 0;
     legend.replaceChildren(
       ...legendItems(viewState.view).map(([color, text]) =>
@@ -616,6 +697,20 @@ export function mountPlayground(el, host, options = {}) {
       ),
     );
     return added;
+  }
+
+  function setDirection(direction) {
+    layout.choice = direction;
+    layout.direction = direction;
+    if (!shown.timelineIndex) return;
+    positions.clear();
+    fitted.clear();
+    fitted.add(viewState.view);
+    autoFit = true;
+    rebuildGraph({ fit: true });
+    pending = emptyChanges();
+    pending.all = true;
+    drawFrame(1);
   }
 
   function setExample(ex) {
@@ -646,12 +741,12 @@ export function mountPlayground(el, host, options = {}) {
     scheduleHash(true);
   }
 
-  /** What a link records of the view: the program, the step and the view. */
+  /** What a link records of the view: the program, the moment (its step and exact event) and the view. */
   function linkState(token) {
     const timelineIndex = shown.timelineIndex;
-    const step =
-      timelineIndex && viewState.timelineState ? stepOfMoment(timelineIndex, viewState.timelineState.pos) : null;
-    return { token, step, view: viewState.view };
+    const moment = timelineIndex && viewState.timelineState ? viewState.timelineState.pos : null;
+    const step = moment != null ? stepOfMoment(timelineIndex, moment) : null;
+    return { token, step, event: moment, view: viewState.view };
   }
 
   function scheduleHash(now = false) {

@@ -20,6 +20,7 @@ import {
   errorTitle,
   requestErrorTitle,
   consoleView,
+  accumulationCallout,
 } from "../src/controller.js";
 
 const X = "t:81a373:0";
@@ -152,4 +153,51 @@ test("the console: printed text by the moment; a program that does not parse sho
   );
   assert.match(stale.items[0].text, /^SyntaxError \(line 2\): invalid syntax/);
   assert.notEqual(stale.key, end.key);
+});
+
+test("the common autograd errors get a plain explanation and, where one exists, the example that shows it", async () => {
+  const { errorHelp } = await import("../src/error-help.js");
+  const twice = buildIndex(timeline("twice")).timeline.error;
+  assert.match(errorHelp(twice).text, /retain_graph=True/);
+  const leaf = errorHelp({ message: "a leaf Variable that requires grad is being used in an in-place operation." });
+  assert.equal(leaf.example, "seed-leaf-inplace-error");
+  assert.equal(errorHelp({ message: "name 'xx' is not defined" }), null);
+  assert.equal(errorHelp(null), null);
+});
+
+test("the accumulation callout: the leaf added to last, its whole sum, on its card in either view", () => {
+  const timelineIndex = buildIndex(timeline("retain"));
+  assert.equal(accumulationCallout(timelineIndex, stateAt(timelineIndex, 0), "tensors"), null);
+  const end = stateAt(timelineIndex, timelineIndex.count);
+  const callout = accumulationCallout(timelineIndex, end, "tensors");
+  assert.equal(callout.id, X);
+  assert.equal(callout.text, "x.grad: [8.] + [8.] = [16.]");
+  assert.equal(accumulationCallout(timelineIndex, end, "autograd").id, "a:81a373:0");
+});
+
+test("a loop is drawn one iteration at a time: the one running, with its own graph and a moment to go to", async () => {
+  const { buildGraph, iterationsOf, roleOf } = await import("../src/graph-model.js");
+  const { iterationAt, momentOfIteration } = await import("../src/controller.js");
+  const timelineIndex = buildIndex(timeline("train"));
+  assert.deepEqual(iterationsOf(timelineIndex), [0, 1, 2]);
+  assert.equal(iterationAt(timelineIndex, 0), 0, "before the loop: its first iteration");
+  assert.equal(iterationAt(timelineIndex, timelineIndex.count), 2, "after it: the last");
+  const second = momentOfIteration(timelineIndex, 1);
+  assert.equal(timelineIndex.events[second].event, "backward_begin");
+  assert.equal(iterationAt(timelineIndex, second), 1);
+  const graph = buildGraph(timelineIndex, "tensors", { iteration: 1 });
+  assert.deepEqual(
+    graph.nodes.map((n) => n.id),
+    ["t:d09b9b:0", "t:d1ac16@1:0", "t:d1ac16@1:1"],
+    "w, and only the second iteration's w**2 and loss",
+  );
+  assert.ok(graph.edges.every((e) => !e.from.includes("@0") && !e.to.includes("@0")));
+  const autograd = buildGraph(timelineIndex, "autograd", { iteration: 2 });
+  assert.ok(
+    autograd.nodes.some((n) => n.kind === "acc"),
+    "w's AccumulateGrad stays in every iteration",
+  );
+  assert.equal(autograd.nodes.length, 3);
+  assert.equal(roleOf("t:d1ac16@2:1"), "t:d1ac16:1");
+  assert.equal(buildGraph(timelineIndex, "tensors").nodes.length, 7, "without an iteration: everything");
 });
