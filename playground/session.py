@@ -22,7 +22,6 @@ import re
 import sys
 import time
 import traceback
-import warnings
 import weakref
 import zlib
 
@@ -128,14 +127,9 @@ class _Statement:
                 "text": self.text, "targets": list(self.targets)}
 
 
-def _statements(text: str) -> list:
-    """Every statement in reading order (the interpreter's stmt_id), with its key: a hash of its
-    normalised text plus its occurrence among statements with the same hash."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        tree = ast.parse(text, "<program>", "exec")
-    stmts = sorted((n for n in ast.walk(tree) if isinstance(n, ast.stmt)),
-                   key=lambda n: (n.lineno, n.col_offset))
+def _statements(stmts: list) -> list:
+    """Every statement in reading order (the parser's numbering, the interpreter's stmt_id), with
+    its key: a hash of its normalised text plus its occurrence among statements with that hash."""
     seen: dict = {}
     out = []
     for i, node in enumerate(stmts):
@@ -799,19 +793,18 @@ class _ProgramRecorder(_Recorder):
         except Exception:
             self.internal_errors.append("program_output: " + traceback.format_exc(limit=4)[-600:])
 
-    def _ensure_statements(self) -> None:
-        if self.statements is None:
-            try:
-                self.statements = _statements(self.text)
-                _assign_bases(self.statements, self.previous)
-            except Exception:  # ids then fall back to statement positions (s<n>)
-                self.statements = []
-                self.internal_errors.append("statements: " + traceback.format_exc(limit=3))
+    def program_parsed(self, program) -> None:
+        try:
+            self.statements = _statements(program.statements)
+            _assign_bases(self.statements, self.previous)
+        except Exception:  # ids then fall back to statement positions (s<n>)
+            self.statements = []
+            self.internal_errors.append("statements: " + traceback.format_exc(limit=3))
 
     @_safe
     def before_step(self, s) -> None:
-        self._ensure_statements()
-        stmt = self.statements[s.stmt_id] if 0 <= s.stmt_id < len(self.statements) else None
+        statements = self.statements or ()  # set by program_parsed before the first step
+        stmt = statements[s.stmt_id] if 0 <= s.stmt_id < len(statements) else None
         ctx = stmt.base if stmt is not None else f"s{s.stmt_id}"
         if s.loop:
             ctx += "@" + ".".join(str(i) for i in s.loop)
@@ -872,8 +865,6 @@ def run_program(text: str, *, previous: dict | None = None,
     interp = Interpreter(limits, observer=rec)
     rec.max_warnings = interp.limits.max_warnings
     result = interp.run(text, on_step=rec.on_step, before_step=rec.before_step)
-    if rec.statements is None and result.error is None:
-        rec._ensure_statements()
     body = rec.finish()
     timeline = {
         "version": FORMAT_VERSION,

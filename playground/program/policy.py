@@ -1,0 +1,154 @@
+"""What a running program may reach: the namespaces it can import with the names each one
+offers, the engine classes it can construct or call, and the attributes it may read or assign
+on each kind of engine object. Built once from the engine as it is, so an op or a layer added
+to the engine is reachable without touching this module."""
+
+from __future__ import annotations
+
+import types
+
+import engine
+from engine import nn, optim
+from engine.autograd.graph import HookHandle, Node
+from engine.dtypes import dtype as DType
+from engine.printing import Size
+
+# import paths a program may name, and the engine module each one means
+NAMESPACES = {
+    "torch": engine,
+    "torch.nn": nn,
+    "torch.nn.functional": nn.functional,
+    "torch.nn.init": nn.init,
+    "torch.optim": optim,
+    "torch.autograd": engine.autograd,
+}
+
+_TORCH_NAMES = (
+    "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+    "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
+    "randn_like", "randint", "manual_seed", "initial_seed", "seed", "Generator",
+    "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
+    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+    "is_tensor", "numel", "result_type", "get_default_dtype",
+    "nn", "optim", "autograd",
+)
+_AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled")
+
+TENSOR_ATTRS = frozenset((
+    "T", "mT", "backward", "bool", "clone", "contiguous", "copy_", "cpu", "data", "detach",
+    "detach_", "device", "dim", "double", "dtype", "element_size", "expand", "expand_as", "fill_",
+    "float", "grad", "grad_fn", "int", "is_contiguous", "is_cuda", "is_floating_point",
+    "is_leaf", "item", "long", "ndim", "nelement", "new_full", "new_ones", "new_tensor",
+    "new_zeros", "normal_", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
+    "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
+    "uniform_", "view", "view_as", "zero_",
+))
+NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
+                        "register_prehook"))
+MODULE_METHODS = frozenset((
+    "parameters", "named_parameters", "children", "named_children", "modules",
+    "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
+    "float", "double", "to",
+))
+OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
+SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
+# the one underscore name a program may read (never assign), and only on a tensor: the in-place
+# lessons show the version counter that backward checks
+TENSOR_PRIVATE_READABLE = "_version"
+
+
+def _public_subclasses(module, base) -> set:
+    return {n for n, v in vars(module).items()
+            if isinstance(v, type) and issubclass(v, base) and not n.startswith("_")
+            and v is not base}
+
+
+def _engine_functions(module) -> set:
+    return {n for n, v in vars(module).items()
+            if not n.startswith("_") and isinstance(v, types.FunctionType)
+            and (v.__module__ or "").startswith("engine")}
+
+
+class Policy:
+    """Namespaces with their allowed names, the classes and functions they expose, and the
+    attribute allowlists of the engine's objects."""
+
+    def __init__(self):
+        self.modules: dict = {}  # import path -> module object
+        self.allowed: dict = {}  # id(module) -> frozenset of names
+        self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
+        self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
+        self._add("torch.nn", nn, {"functional", "init", "Parameter"}
+                  | _public_subclasses(nn, nn.Module))
+        self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
+        self._add("torch.nn.init", nn.init, _engine_functions(nn.init))
+        self._add("torch.optim", optim, _public_subclasses(optim, optim.Optimizer))
+        # every callable a program can reach through a namespace
+        self.callables: set = set()
+        self.classes: set = set()
+        for mod in self.modules.values():
+            for name in self.allowed[id(mod)]:
+                value = getattr(mod, name, None)
+                if isinstance(value, type):
+                    self.classes.add(value)
+                elif callable(value) and not isinstance(value, types.ModuleType):
+                    self.callables.add(id(value))
+        self.layer_classes = {c for c in self.classes if issubclass(c, nn.Module)}
+
+    def _add(self, path: str, module, names) -> None:
+        self.modules[path] = module
+        self.allowed[id(module)] = frozenset(n for n in names if hasattr(module, n))
+
+    def namespace_path(self, module) -> str:
+        for path, mod in self.modules.items():
+            if mod is module:
+                return path
+        return "module"
+
+    # -- attribute allowlists by kind of object --------------------------------------------------
+    def attr_allowed(self, obj, name: str) -> bool:
+        if isinstance(obj, types.ModuleType):
+            return name in self.allowed.get(id(obj), ())
+        if isinstance(obj, engine.Tensor):
+            return (name in TENSOR_ATTRS or name in engine.ops.METHODS
+                    or name == TENSOR_PRIVATE_READABLE)
+        if isinstance(obj, Node):
+            return name in NODE_ATTRS
+        if isinstance(obj, HookHandle):
+            return name == "remove"
+        if isinstance(obj, Size):
+            return name == "numel"
+        if isinstance(obj, DType):
+            return name in ("is_floating_point", "is_complex", "is_signed", "itemsize")
+        if isinstance(obj, engine.Generator):
+            return name in ("manual_seed", "initial_seed")
+        if isinstance(obj, nn.Module):
+            return name in MODULE_METHODS or name in self.module_members(obj)
+        if isinstance(obj, optim.Optimizer):
+            return name in OPTIMIZER_ATTRS
+        return False
+
+    @staticmethod
+    def module_members(obj) -> set:
+        """A layer's own public names: its submodules, parameters, buffers and settings."""
+        d = getattr(obj, "__dict__", {})
+        names = {n for n in d if not n.startswith("_")}
+        for key in ("_modules", "_parameters", "_buffers"):
+            sub = d.get(key)
+            if isinstance(sub, dict):
+                names |= {n for n in sub if isinstance(n, str) and not n.startswith("_")}
+        return names
+
+    def member_value_ok(self, value) -> bool:
+        """A layer's member may be read if it is data (not, say, a function it stores)."""
+        if value is None or type(value) in (bool, int, float, str):
+            return True
+        if isinstance(value, (engine.Tensor, DType, Size, nn.Module)):
+            return True
+        if type(value) in (tuple, list) and len(value) <= 64:
+            return all(self.member_value_ok(v) for v in value)
+        return False
+
+    def is_engine_object(self, obj) -> bool:
+        return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,
+                                nn.Module, optim.Optimizer))

@@ -1,0 +1,119 @@
+"""What a run leaves behind: the error a person sees, the steps, warnings and the run's result,
+and the conversion of ast positions into the 1-based character columns those records carry."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+ERROR_KINDS = ("syntax", "not_allowed", "limit", "runtime")
+
+
+# == errors and records ===========================================================================
+
+class ProgramError(Exception):
+    """What a person sees when a program cannot run (further): where and why.
+
+    kind: "syntax" | "not_allowed" | "limit" | "runtime". line/col are 1-based (col counts
+    characters). For runtime errors exc_type is the exception's type name as torch would raise it
+    ("RuntimeError", "IndexError", ...); for limit errors `limit` names the Limits field."""
+
+    def __init__(self, kind: str, message: str, line: int | None = None, col: int | None = None,
+                 end_line: int | None = None, end_col: int | None = None,
+                 exc_type: str | None = None, limit: str | None = None):
+        super().__init__(message)
+        if kind not in ERROR_KINDS:
+            raise ValueError(f"unknown ProgramError kind {kind!r}")
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.col = col
+        self.end_line = end_line
+        self.end_col = end_col
+        self.exc_type = exc_type
+        self.limit = limit
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, col {self.col}: " if self.line is not None else ""
+        what = f"{self.exc_type}: " if self.exc_type else ""
+        return f"{where}{what}{self.message}"
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "line": self.line, "col": self.col,
+                "end_line": self.end_line, "end_col": self.end_col, "exc_type": self.exc_type,
+                "limit": self.limit}
+
+
+@dataclass
+class WarningRecord:
+    category: str  # the warning class's name, e.g. "UserWarning"
+    message: str
+    line: int
+    col: int
+
+
+@dataclass
+class Step:
+    """One executed statement. A loop body's statements make one step per iteration."""
+
+    index: int  # position in execution order, from 0
+    stmt_id: int  # the statement's position in the program (pre-order over statements), from 0
+    kind: str  # "import" | "assign" | "augassign" | "expr" | "with" | "pass"
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    loop: tuple = ()  # the iteration number of each enclosing for loop, outermost first
+    grad_enabled: bool = True  # grad mode when the statement started
+    assigned: list = field(default_factory=list)  # names the statement bound
+    output: str = ""  # text it printed
+    warnings: list = field(default_factory=list)  # WarningRecords it raised
+    error: ProgramError | None = None  # set on the step that stopped the run
+
+
+@dataclass
+class RunResult:
+    text: str
+    steps: list
+    output: str
+    warnings: list
+    error: ProgramError | None
+    namespace: dict  # the program's variables after the run (engine objects, numbers, ...)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def raise_for_error(self) -> RunResult:
+        if self.error is not None:
+            raise self.error
+        return self
+
+
+# == positions ====================================================================================
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class Source:
+    """Turns ast positions (UTF-8 byte offsets) into 1-based character columns."""
+
+    def __init__(self, text: str):
+        self.lines = _NEWLINE.split(text)
+
+    def col(self, lineno: int | None, byte_offset: int | None) -> int | None:
+        if lineno is None or byte_offset is None:
+            return None
+        if 1 <= lineno <= len(self.lines):
+            line = self.lines[lineno - 1]
+            if not line.isascii():
+                return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "replace")) + 1
+        return byte_offset + 1
+
+    def error(self, kind: str, message: str, node, **extra) -> ProgramError:
+        line = getattr(node, "lineno", None)
+        end_line = getattr(node, "end_lineno", None)
+        return ProgramError(kind, message, line, self.col(line, getattr(node, "col_offset", None)),
+                            end_line, self.col(end_line, getattr(node, "end_col_offset", None)),
+                            **extra)
