@@ -105,13 +105,17 @@ export function loopIteration(idx, s) {
   return loop?.length ? loop[0] : null;
 }
 
+const iterationsCache = new WeakMap(); // an index's iterations, asked for at every frame while playing
+
 /** The outermost loop's iterations, in order (empty for a program without loops). */
 export function iterationsOf(idx) {
+  if (iterationsCache.has(idx)) return iterationsCache.get(idx);
   const out = [];
   for (let s = 0; s < idx.steps.length; s++) {
     const it = loopIteration(idx, s);
     if (it != null && !out.includes(it)) out.push(it);
   }
+  iterationsCache.set(idx, out);
   return out;
 }
 
