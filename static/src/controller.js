@@ -186,12 +186,14 @@ export function momentText(timelineIndex, moment) {
 }
 
 /**
- * The autograd node the backward pass is at in `state`: the last one running (null outside
- * backward). Its drawn id in `view` is `drawnIdOf(...)`.
+ * The autograd node the backward pass is at in `state`: the last one running, else (between
+ * two nodes) the one the last gradient was sent to; null outside a backward pass. Its drawn id
+ * in `view` is `drawnIdOf(...)`.
  */
 export function activeNode(state) {
-  if (!state?.running?.size) return null;
-  return [...state.running][state.running.size - 1];
+  if (state?.running?.size) return [...state.running][state.running.size - 1];
+  if (state?.bw && !state.bw.ended) return state.lastEdgeTo ?? null;
+  return null;
 }
 
 /** The drawn id of autograd node `node` in `view` (its tensor's card in the tensor view). */

@@ -221,13 +221,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     if (cardTemplates.has(key)) return cardTemplates.get(key);
     const lab = (y, t) => s("text", { class: "gp-label gp-d", x: 14, y }, t);
     const val = (y, testid) => s("text", { class: "gp-val gp-d", x: 62, y, "data-testid": testid });
-    const chip = s(
-      "g",
-      { class: "gp-chip gp-c" },
-      s("rect", { class: "gp-chip-none", x: 14, y: 84, width: 60, height: 18, rx: 4 }),
-    );
+    const chip = s("g", { class: "gp-chip gp-c" });
     for (let i = 0; i < CHIP_CELLS; i++) {
-      chip.append(s("rect", { class: "gp-chip-cell", x: 14 + i * 22, y: 84, width: 20, height: 18, rx: 3 }));
+      chip.append(s("rect", { class: "gp-chip-cell", x: 72 + i * 15, y: 84, width: 13, height: 20, rx: 3 }));
     }
     const g = s(
       "g",
@@ -246,8 +242,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       lab(89, ".grad"),
       val(89, "grad"),
       s("text", { class: "gp-extra gp-d", x: 14, y: 106, "data-testid": "incoming" }),
-      s("text", { class: "gp-ctitle gp-c", x: 14, y: 40 }),
-      s("text", { class: "gp-cshape gp-c", x: 14, y: 72 }),
+      s("text", { class: "gp-ctitle gp-c", x: 14, y: 36 }),
+      s("text", { class: "gp-cshape gp-c", x: 14, y: 68 }),
+      s("text", { class: "gp-cgrad gp-c", x: 14, y: 101 }),
       chip,
     );
     cardTemplates.set(key, g);
@@ -258,11 +255,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const g = cardTemplate(n).cloneNode(true);
     g.setAttribute("data-id", n.id);
     g.setAttribute("data-name", n.name || "");
-    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, chip] = g.children;
+    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip] =
+      g.children;
     return {
       g,
       node: n,
-      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, chip },
+      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip },
       disp: null,
       cls: "",
     };
@@ -424,13 +422,16 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     setText(els.value, d.value);
     setText(els.grad, d.grad);
     setText(els.extra, d.extra);
-    // the compact form: name and shape in big type, .grad as coloured cells
+    // the compact form: name and shape in big type; .grad as its number, or for several
+    // numbers as a chip of coloured cells (purple positive, blue negative)
     setText(els.ctitle, d.title.length > 13 ? d.title.slice(0, 12) + "…" : d.title);
     setText(els.cshape, d.shape.length > 14 ? d.shape.slice(0, 13) + "…" : d.shape);
-    const chipKey = d.chip ? d.chip.join(",") : "none";
+    const several = d.chip && d.chip.length > 1;
+    setText(els.cgrad, several ? "grad" : `grad ${d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad}`);
+    const chipKey = several ? d.chip.join(",") : "";
     if (chipKey !== rec.chipKey) {
       rec.chipKey = chipKey;
-      drawChip(els.chip, d.chip);
+      drawChip(els.chip, several ? d.chip : null);
     }
     const cls = [
       "gp-node",
@@ -462,8 +463,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   }
 
   function drawChip(chip, values) {
-    const [none, ...cells] = chip.children;
-    none.setAttribute("visibility", values ? "hidden" : "visible");
+    const cells = [...chip.children];
     const maxAbs = values ? Math.max(0, ...values.filter(Number.isFinite).map(Math.abs)) : 0;
     cells.forEach((cell, i) => {
       const on = values && i < values.length;

@@ -116,7 +116,7 @@ export const CSS = String.raw`
 
 /* actions bar */
 .gp-actions { display: flex; align-items: center; gap: 6px 16px; flex-wrap: wrap; padding: 7px 12px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); }
-.gp-actions-group { display: flex; align-items: center; gap: 6px; }
+.gp-actions-group { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; min-width: 0; max-width: 100%; }
 .gp-target { font-family: var(--gp-mono); font-weight: 600; font-size: 12.5px; padding: 3px 8px; border-radius: 5px; background: #eef3fd; color: #174ea6; }
 .gp-target.unnamed { background: #f1f3f5; color: var(--gp-muted); }
 
@@ -210,7 +210,8 @@ export const CSS = String.raw`
 .gp-surface:not(.gp-lod-full) .gp-edge-label { display: none; }
 .gp-ctitle { font: 700 24px var(--gp-sans); fill: var(--gp-text); }
 .gp-cshape { font: 22px var(--gp-mono); fill: var(--gp-muted); }
-.gp-chip-none { fill: none; stroke: var(--gp-muted); stroke-dasharray: 4 3; }
+.gp-cgrad { font: 22px var(--gp-mono); fill: var(--gp-muted); }
+.gp-node.has-grad .gp-cgrad { fill: var(--gp-grad); font-weight: 600; }
 .gp-node[data-active=true] .gp-card { stroke: var(--gp-run); stroke-width: 4; }
 .gp-detail { position: absolute; z-index: 2; max-width: 260px; padding: 7px 10px; border-radius: 8px; background: var(--gp-panel); color: var(--gp-text); border: 1px solid var(--gp-line); box-shadow: 0 2px 10px rgba(60,64,67,0.2); font: 12px var(--gp-mono); pointer-events: none; overflow-wrap: anywhere; }
 .gp-detail b { font-family: var(--gp-sans); font-size: 13px; display: block; margin-bottom: 2px; }

@@ -120,6 +120,7 @@ test("the active node is the one the backward pass is at; the camera follows its
   while (state.pos < timelineIndex.count) {
     advance(timelineIndex, state);
     const ev = timelineIndex.events[state.pos - 1];
+    if (ev.event === "edge" && !state.running.size && ev.to) assert.equal(activeNode(state), ev.to, "between nodes");
     if (ev.event === "node_begin") {
       assert.equal(activeNode(state), ev.node);
       assert.equal(cameraTarget(timelineIndex, state, "autograd"), ev.node);
