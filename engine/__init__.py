@@ -39,7 +39,6 @@ from .dtypes import bool_ as bool  # noqa: A001
 from .dtypes import dtype, float32, float64, int64
 from .dtypes import result_type as _result_type
 from .ops import FUNCTIONS as _FUNCTIONS
-from .ops import METHODS as _METHODS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
 from .printing import Size
 from .tensor import Tensor
@@ -49,8 +48,7 @@ double = float64
 long = int64
 __version__ = "2.13.0+gradplay"
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+# torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
 from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
 

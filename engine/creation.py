@@ -9,6 +9,7 @@ from . import backend as B
 from . import errors
 from . import observer as _observer
 from .dtypes import bool_, by_name, float32, int64
+from .ops.registry import export
 from .tensor import Tensor, warn
 
 
@@ -244,5 +245,6 @@ def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> T
     return t
 
 
-Tensor.uniform_ = uniform_
-Tensor.normal_ = normal_
+# in-place fills are Tensor methods too, installed with the ops (see engine/ops/registry.py)
+export("uniform_", function=False)(uniform_)
+export("normal_", function=False)(normal_)

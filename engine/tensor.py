@@ -1,7 +1,11 @@
 """The Tensor: an array plus the autograd state torch keeps beside it.
 
-Operations live in engine/ops/ (one op in one place) and attach themselves as methods; this
-module holds only state, properties and the methods that are not operations.
+This module holds only state, properties and the methods that are not operations. Every
+operation (a method such as `add`, an operator such as `__add__`, a property such as `T`) is
+defined beside its backward in engine/ops/ and registered there with `export(...)`; the last
+line of this module imports engine/ops, which installs them all on the class
+(engine/ops/registry.py, `install`). `Tensor.__dict__` therefore names, for each op, the
+function in engine/ops/ that implements it.
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ import warnings
 from . import backend as B
 from . import errors
 from . import observer as _observer
-from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dims import wrap_dim as _wrap_dim
 from .dtypes import _BY_NAME
@@ -326,9 +329,7 @@ class Tensor:
     def __iter__(self):
         if B.ndim(self._data) == 0:
             raise TypeError("iteration over a 0-d tensor")
-        from .ops.shape import unbind
-
-        return iter(unbind(self, 0))
+        return iter(self.unbind(0))
 
     __hash__ = object.__hash__
 
@@ -365,5 +366,6 @@ class Tensor:
             obs.inplace(self, op, self._vc[0])
 
 
-def is_grad_enabled() -> bool:
-    return grad_mode.state.grad_enabled
+# The ops need the class above and the class needs the ops: this is the one import cycle
+# between them, closed here, after the class exists (see the module docstring).
+from . import ops as _ops  # noqa: E402,F401

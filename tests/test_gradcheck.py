@@ -200,6 +200,8 @@ CASES = [
     Case("abs", lambda T, a: a.abs(), (2, 3)),
     Case("sin", lambda T, a: a.sin(), (4,)),
     Case("cos", lambda T, a: T.cos(a), (2, 2)),
+    Case("sinh", lambda T, a: a.sinh(), (2, 3)),
+    Case("cosh", lambda T, a: T.cosh(a), (4,)),
     Case("tanh", lambda T, a: a.tanh(), (2, 3)),
     Case("sigmoid", lambda T, a: a.sigmoid(), (2, 3)),
     Case("relu", lambda T, a: a.relu(), (2, 3)),
@@ -345,7 +347,8 @@ def test_first_derivative_matches_finite_differences(case):
 
 SECOND = [
     "mul_broadcast", "mul_self", "div_vec", "pow_cube_negative_base", "pow_fractional",
-    "pow_tensor_exponent", "pow_number_base", "exp", "log", "tanh", "sigmoid", "sin",
+    "pow_tensor_exponent", "pow_number_base", "exp", "log", "tanh", "sigmoid", "sin", "sinh",
+    "cosh",
     "softmax_last", "log_softmax_last", "matmul_1d_1d", "matmul_2d_1d", "matmul_1d_2d",
     "matmul_2d_2d", "matmul_3d_2d", "matmul_3d_3d", "matmul_broadcast_batch", "sum_full",
     "mean_dim", "index_slice_step", "index_int_list_repeats", "index_bool_mask", "where",

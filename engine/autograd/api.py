@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from .. import errors
-from ..tensor import Tensor
+from ..tensor import Tensor, warn
 from .engine import run_backward
 
 
@@ -66,8 +66,6 @@ def _warn_create_graph_once() -> None:
     global _warned_create_graph
     if not _warned_create_graph:
         _warned_create_graph = True
-        from ..tensor import warn
-
         warn(errors.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 

@@ -15,6 +15,8 @@ import itertools
 from .. import backend as B
 from .. import errors
 from .. import observer as _observer
+from ..ops.formulas import sum_to
+from ..ops.inplace import copy_
 from ..tensor import _DTYPE_OF, Tensor
 from . import grad_mode
 from .graph import AccumulateGrad
@@ -75,8 +77,6 @@ def _validate(node, index, grad, shape, dtype):
     is_tensor = isinstance(grad, Tensor)
     gshape = B.shape(grad._data if is_tensor else grad)
     if gshape != shape:
-        from ..ops.reduction import sum_to
-
         if not _expandable(shape, gshape):
             raise RuntimeError(
                 f"Function {node.name()} returned an invalid gradient at index {index} - got "
@@ -165,8 +165,6 @@ def _accumulate(var, grad, create_graph, obs):
 
 
 def _differentiable_copy(grad):
-    from ..ops.inplace import copy_
-
     out = Tensor._make(B.zeros(B.shape(grad._data), grad._dtype.name), grad._dtype)
     return copy_(out, grad)
 

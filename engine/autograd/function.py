@@ -9,6 +9,8 @@ An op subclasses Function and writes
   with engine operations so that create_graph=True can differentiate it again.
 Flags: `saves_result` (backward needs the output), `is_view` (output shares the input's memory),
 `array_backward` (see below).
+Metadata for the playground sits on the class too, so that it is written once, next to the
+formula it describes: `chain_rule` (see below). More per-grad_fn metadata goes there as well.
 
 An op with several outputs (unbind) is run by `apply_multi`: its forward returns a list of
 arrays, one node is shared by all the outputs, and each output has its own `output_nr`, the
@@ -38,6 +40,11 @@ class Function(Node):
     saves_result = False
     is_view = False
     array_backward = False
+    # How the playground explains this node's backward to a learner: a template in plain
+    # words over {grad} (the gradient arriving at the output) and the names of the inputs,
+    # e.g. "grad * cos(x)". None: the UI shows no explanation for this grad_fn. Read it from
+    # the node (`type(node).chain_rule`), so an op subclass inherits or overrides it.
+    chain_rule = None
 
     def forward(self, *args):  # pragma: no cover - every op defines it
         raise NotImplementedError

@@ -2,13 +2,17 @@
 
 Set GRADPLAY_BACKEND=numpy|pure to choose explicitly, or call engine.use_backend(name) before
 creating tensors. Engine modules call `B.<function>` on this module, whose functions are the
-selected backend's, so switching rebinds one namespace and nothing else changes.
+selected backend's, so switching rebinds one namespace and nothing else changes. What a backend
+must define, and what each function means, is listed in contract.py; a backend module is
+checked against that list when it is selected.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+
+from . import contract
 
 NAME = None
 _EXPORTS: list[str] = []
@@ -26,14 +30,14 @@ def use(name: str) -> None:
     """Make `name` the backend for everything created from now on."""
     global NAME
     impl = _load(name)
+    contract.check(impl)
     g = globals()
     for k in _EXPORTS:
         g.pop(k, None)
     _EXPORTS.clear()
-    for k, v in vars(impl).items():
-        if not k.startswith("_") and k not in ("annotations", "np"):
-            g[k] = v
-            _EXPORTS.append(k)
+    for k in contract.NAMES:
+        g[k] = getattr(impl, k)
+        _EXPORTS.append(k)
     NAME = impl.NAME
 
 

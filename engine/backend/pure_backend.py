@@ -696,6 +696,20 @@ def _safe_sqrt(x):
     return _NAN if x < 0 else _math.sqrt(x)
 
 
+def _safe_sinh(x):
+    try:
+        return _math.sinh(x)
+    except OverflowError:
+        return _math.copysign(_INF, x)
+
+
+def _safe_cosh(x):
+    try:
+        return _math.cosh(x)
+    except OverflowError:
+        return _INF
+
+
 def _nan_on_error(f):
     def g(x):
         try:
@@ -710,6 +724,8 @@ log = _unary_math(_math.log, _safe_log)
 sqrt = _unary_math(_math.sqrt, _safe_sqrt)
 sin = _unary_math(_math.sin, _nan_on_error(_math.sin))
 cos = _unary_math(_math.cos, _nan_on_error(_math.cos))
+sinh = _unary_math(_math.sinh, _safe_sinh)
+cosh = _unary_math(_math.cosh, _safe_cosh)
 tanh = _unary_math(_math.tanh, _nan_on_error(_math.tanh))
 
 

@@ -1,8 +1,17 @@
 """Every differentiable operation, one class and one public function each.
 
-Importing this package registers all ops: their public functions go to the `engine`
-namespace and/or become Tensor methods, and their palette entries feed the playground UI.
+Importing this package imports every op module, whose `export` decorators fill the registry
+(engine/ops/registry.py), and then installs the registered methods and operators on Tensor.
+engine/tensor.py imports this package on its last line, so the Tensor class is whole as soon as
+anything can see it. An op module imports the modules it uses at its top; none imports this
+package's names, so the order below does not matter.
 """
 
+from .. import creation  # noqa: F401 - registers the in-place random fills (normal_, uniform_)
+from ..tensor import Tensor
 from . import arithmetic, compare, inplace, linalg, nn_ops, reduction, shape, unary  # noqa: F401
-from .registry import FUNCTIONS, METHODS, PALETTE  # noqa: F401
+from .registry import FUNCTIONS, METHODS, OPERATORS, PALETTE, install
+
+install(Tensor)
+
+__all__ = ["FUNCTIONS", "METHODS", "OPERATORS", "PALETTE"]

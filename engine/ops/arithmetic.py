@@ -8,6 +8,7 @@ from .. import backend as B
 from .. import errors
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from .compare import where
 from .formulas import sum_to
 from .helpers import cast, check_broadcast, float_data, promote, wrap
 from .registry import export
@@ -207,22 +208,40 @@ class RPow(Function):
         return (grad * (result * math.log(self.base)),)
 
 
-def where_(cond, a, b):
-    from .compare import where
+# -- div by a C++ scalar (torch's div.Scalar, used inside composite losses) -----------------
 
+class DivScalar(Function):
+    name_ = "DivBackward1"
+    array_backward = True
+
+    def forward(self, a, other):
+        self.other = other
+        return B.div(a._data, B.scalar(other, a._dtype.name))
+
+    def backward(self, grad):
+        return (grad / self.other,)
+
+
+def div_scalar(input, other):
+    return apply(DivScalar, (input,), other)
+
+
+def where_(cond, a, b):
     return where(cond, a, b)
 
 
 # -- public functions --------------------------------------------------------------------------
 
-@export(palette={"code": "{0} + {1}", "arity": 2, "group": "arithmetic", "label": "a + b"})
+@export(operators=("__add__", "__radd__"),
+        palette={"code": "{0} + {1}", "arity": 2, "group": "arithmetic", "label": "a + b"})
 def add(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         input, other = other, input
     return apply(Add, (input, wrap(other, input)), alpha)
 
 
-@export(palette={"code": "{0} - {1}", "arity": 2, "group": "arithmetic", "label": "a - b"})
+@export(operators=("__sub__",),
+        palette={"code": "{0} - {1}", "arity": 2, "group": "arithmetic", "label": "a - b"})
 def sub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         return rsub(other, input)
@@ -232,14 +251,15 @@ def sub(input, other, *, alpha=1):
 subtract = export("subtract")(sub)
 
 
-@export()
+@export(operators=("__rsub__",))
 def rsub(input, other):
     if isinstance(other, Tensor):
         return sub(other, input)
     return apply(Rsub, (input,), other)
 
 
-@export(palette={"code": "{0} * {1}", "arity": 2, "group": "arithmetic", "label": "a * b"})
+@export(operators=("__mul__", "__rmul__"),
+        palette={"code": "{0} * {1}", "arity": 2, "group": "arithmetic", "label": "a * b"})
 def mul(input, other):
     if not isinstance(input, Tensor):
         input, other = other, input
@@ -249,7 +269,8 @@ def mul(input, other):
 multiply = export("multiply")(mul)
 
 
-@export(palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
+@export(operators=("__truediv__",),
+        palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
 def div(input, other):
     if not isinstance(input, Tensor):
         # number / tensor: torch computes reciprocal(tensor) * number
@@ -266,7 +287,8 @@ def reciprocal(input):
     return apply(Reciprocal, (input,))
 
 
-@export(palette={"code": "-{0}", "arity": 1, "group": "arithmetic", "label": "-a"})
+@export(operators=("__neg__",),
+        palette={"code": "-{0}", "arity": 1, "group": "arithmetic", "label": "-a"})
 def neg(input):
     return apply(Neg, (input,))
 
@@ -274,7 +296,8 @@ def neg(input):
 negative = export("negative")(neg)
 
 
-@export(palette={"code": "{0} ** {exponent}", "arity": 1, "group": "arithmetic",
+@export(operators=("__pow__",),
+        palette={"code": "{0} ** {exponent}", "arity": 1, "group": "arithmetic",
                  "label": "a ** n", "params": {"exponent": 2}})
 def pow(input, exponent):  # noqa: A001
     if not isinstance(input, Tensor):
@@ -284,17 +307,19 @@ def pow(input, exponent):  # noqa: A001
     return apply(PowScalar, (input,), exponent)
 
 
-# Python operators ---------------------------------------------------------------------------
-# (bound directly, not through lambdas: operators are the hottest entry points)
-Tensor.__add__ = add
-Tensor.__radd__ = add
-Tensor.__sub__ = sub
-Tensor.__rsub__ = rsub
-Tensor.__mul__ = mul
-Tensor.__rmul__ = mul
-Tensor.__truediv__ = div
-Tensor.__rtruediv__ = lambda self, other: mul(reciprocal(self), other)
-Tensor.__pow__ = lambda self, other: pow(self, other)
-Tensor.__rpow__ = lambda self, other: pow(other, self)
-Tensor.__neg__ = neg
-Tensor.__pos__ = lambda self: self
+# Python operators that are not a public function ---------------------------------------------
+
+@export(method=False, function=False, operators=("__rtruediv__",))
+def _rdiv(self, other):
+    # number / tensor: torch computes reciprocal(tensor) * number
+    return mul(reciprocal(self), other)
+
+
+@export(method=False, function=False, operators=("__rpow__",))
+def _rpow(self, other):
+    return pow(other, self)
+
+
+@export(method=False, function=False, operators=("__pos__",))
+def _pos(self):
+    return self

@@ -6,8 +6,8 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..dtypes import bool_
 from ..tensor import Tensor
+from .formulas import sum_to
 from .helpers import cast, check_broadcast, promote, wrap
-from .reduction import sum_to
 from .registry import export
 
 
@@ -22,12 +22,12 @@ def _compare(name):
     return op
 
 
-eq = export("eq")(_compare("eq"))
-ne = export("ne")(_compare("ne"))
-lt = export("lt")(_compare("lt"))
-le = export("le")(_compare("le"))
-gt = export("gt")(_compare("gt"))
-ge = export("ge")(_compare("ge"))
+eq = export("eq", operators=("__eq__",))(_compare("eq"))
+ne = export("ne", operators=("__ne__",))(_compare("ne"))
+lt = export("lt", operators=("__lt__",))(_compare("lt"))
+le = export("le", operators=("__le__",))(_compare("le"))
+gt = export("gt", operators=("__gt__",))(_compare("gt"))
+ge = export("ge", operators=("__ge__",))(_compare("ge"))
 
 
 def _logical(fn):
@@ -40,11 +40,13 @@ def _logical(fn):
     return op
 
 
-_and = _logical(lambda a, b: B.mul(a, b))
-_or = _logical(lambda a, b: B.maximum(a, b))
+_and = export(method=False, function=False, operators=("__and__",))(
+    _logical(lambda a, b: B.mul(a, b)))
+_or = export(method=False, function=False, operators=("__or__",))(
+    _logical(lambda a, b: B.maximum(a, b)))
 
 
-@export()
+@export(operators=("__invert__",))
 def logical_not(input):
     return Tensor._make(B.logical_not(input._data), bool_)
 
@@ -52,18 +54,6 @@ def logical_not(input):
 @export()
 def isnan(input):
     return Tensor._make(B.isnan(input._data), bool_)
-
-
-Tensor.__eq__ = lambda self, other: eq(self, other)
-Tensor.__ne__ = lambda self, other: ne(self, other)
-Tensor.__lt__ = lambda self, other: lt(self, other)
-Tensor.__le__ = lambda self, other: le(self, other)
-Tensor.__gt__ = lambda self, other: gt(self, other)
-Tensor.__ge__ = lambda self, other: ge(self, other)
-Tensor.__and__ = lambda self, other: _and(self, other)
-Tensor.__or__ = lambda self, other: _or(self, other)
-Tensor.__invert__ = lambda self: logical_not(self)
-Tensor.__hash__ = object.__hash__
 
 
 class Where(Function):

@@ -8,7 +8,29 @@ from __future__ import annotations
 from .. import backend as B
 from ..autograd.function import apply_or_compute  # noqa: F401 - re-exported for the ops
 from ..tensor import Tensor
-from .reduction import sum_to  # noqa: F401 - re-exported for the ops
+
+
+def sum_to(grad, shape: tuple):
+    """Sum grad over the dimensions that broadcasting added or stretched, back to `shape`.
+    grad is a Tensor, or a backend array (see ops/formulas.py); the result is of the same kind."""
+    is_tensor = isinstance(grad, Tensor)
+    gshape = B.shape(grad._data if is_tensor else grad)
+    if gshape == shape:
+        return grad
+    lead = len(gshape) - len(shape)
+    dims = list(range(lead))
+    for i, s in enumerate(shape):
+        if s == 1 and gshape[lead + i] != 1:
+            dims.append(lead + i)
+    if not is_tensor:
+        out = B.sum(grad, tuple(dims), True) if dims else grad
+        return out if B.shape(out) == shape else B.reshape(out, shape)
+    out = grad.sum(dims, keepdim=True) if dims else grad
+    if lead:
+        out = out.reshape(shape)
+    elif B.shape(out._data) != shape:
+        out = out.reshape(shape)
+    return out
 
 
 def expand(x, shape):
@@ -54,12 +76,9 @@ def cos(x):
     return x.cos() if isinstance(x, Tensor) else B.cos(x)
 
 
-def stack_filled(xs, dim: int, shape, dtype):
-    """stack(xs, dim) with zeros of `shape` in place of each None."""
-    if any(isinstance(x, Tensor) for x in xs):
-        from .shape import stack
+def sinh(x):
+    return x.sinh() if isinstance(x, Tensor) else B.sinh(x)
 
-        zeros = Tensor._make(B.zeros(shape, dtype.name), dtype)
-        return stack([zeros if x is None else x for x in xs], dim)
-    zeros = B.zeros(shape, dtype.name)
-    return B.stack([zeros if x is None else x for x in xs], dim)
+
+def cosh(x):
+    return x.cosh() if isinstance(x, Tensor) else B.cosh(x)

@@ -15,14 +15,15 @@ from .. import backend as B
 from .. import errors
 from .. import observer as _observer
 from ..autograd import grad_mode
-from ..autograd.function import Function, apply
-from ..autograd.graph import SavedTensor
+from ..autograd.function import Function, apply, edge_to
+from ..autograd.graph import SavedTensor, init_node
 from ..dtypes import promote_types
 from ..tensor import Tensor
 from . import arithmetic, unary
-from .helpers import wrap
+from .formulas import sum_to
+from .helpers import check_broadcast, wrap
 from .registry import export
-from .shape import IndexPut
+from .shape import IndexPut, check_index_put_values, index_parts, index_put_args
 
 _CAST_NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -172,9 +173,6 @@ def _replay(t: Tensor, chain, record=False) -> Tensor:
 
 def _rebase_view(view: Tensor, fn) -> None:
     """torch's rebase_history for views: the base gets CopySlices, the view AsStrided."""
-    from ..autograd.function import edge_to
-    from ..autograd.graph import init_node
-
     base = view._base
     copy = CopySlices.__new__(CopySlices)
     init_node(copy, (True,) + tuple(fn._needs[1:]))
@@ -238,16 +236,12 @@ class Copy(Function):
     name_ = "torch::autograd::CopyBackwards"
 
     def forward(self, a, src):
-        from .helpers import check_broadcast
-
         check_broadcast(B.shape(a._data), B.shape(src._data))
         self.src_shape = B.shape(src._data)
         self.src_dtype = src._dtype
         return B.astype(B.expand(src._data, B.shape(a._data)), a._dtype.name)
 
     def backward(self, grad):
-        from .reduction import sum_to
-
         g_src = sum_to(grad, self.src_shape)
         if g_src._dtype is not self.src_dtype:
             g_src = g_src.to(self.src_dtype)
@@ -256,22 +250,22 @@ class Copy(Function):
 
 # -- public in-place methods -------------------------------------------------------------------
 
-@export(function=False)
+@export(function=False, operators=("__iadd__",))
 def add_(self, other, *, alpha=1):
     return run_inplace(self, arithmetic.Add, (wrap(other, self),), (alpha,), "add_")
 
 
-@export(function=False)
+@export(function=False, operators=("__isub__",))
 def sub_(self, other, *, alpha=1):
     return run_inplace(self, arithmetic.Sub, (wrap(other, self),), (alpha,), "sub_")
 
 
-@export(function=False)
+@export(function=False, operators=("__imul__",))
 def mul_(self, other):
     return run_inplace(self, arithmetic.Mul, (wrap(other, self),), (), "mul_")
 
 
-@export(function=False)
+@export(function=False, operators=("__itruediv__",))
 def div_(self, other):
     return run_inplace(self, arithmetic.Div, (wrap(other, self),), (), "div_")
 
@@ -309,18 +303,11 @@ def copy_(self, src, non_blocking=False):
     return run_inplace(self, Copy, (src,), (), "copy_")
 
 
-Tensor.__iadd__ = lambda self, other: add_(self, other)
-Tensor.__isub__ = lambda self, other: sub_(self, other)
-Tensor.__imul__ = lambda self, other: mul_(self, other)
-Tensor.__itruediv__ = lambda self, other: div_(self, other)
-
-
+@export(method=False, function=False, operators=("__setitem__",))
 def setitem(self, index, value):
     """x[index] = value, as torch does it: the basic part of the index makes a view, then value
     is copied into it (copy_; CopySlices on a view) or, when the index has integer or boolean
     index tensors, written through them by index_put_ (IndexPutBackward0)."""
-    from .shape import check_index_put_values, index_parts
-
     with grad_mode.no_grad():  # the view is internal: it records nothing
         target, advanced = index_parts(self, index, setitem=True)
     view_fn = False
@@ -382,11 +369,7 @@ class _ViewName:
 
 @export(function=False)
 def index_put_(self, indices, values, accumulate=False):
-    from .shape import index_put_args
-
     advanced = index_put_args(self, indices, values, "index_put_", method=True)
     return run_inplace(self, IndexPut, (values,), (advanced.index, bool(accumulate)),
                        "index_put_")
 
-
-Tensor.__setitem__ = setitem

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply
-from ..tensor import Tensor
 from . import formulas
 from .helpers import check_broadcast, promote
 from .registry import export
+from .shape import Squeeze, UnsafeView
 
 _LONG = {"int64": "long int", "float32": "float", "float64": "double", "bool": "bool"}
 
@@ -147,7 +147,8 @@ def bmm(input, mat2):
     return apply(Bmm, (input, mat2))
 
 
-@export(palette={"code": "{0} @ {1}", "arity": 2, "group": "linear algebra", "label": "a @ b"})
+@export(operators=("__matmul__",),
+        palette={"code": "{0} @ {1}", "arity": 2, "group": "linear algebra", "label": "a @ b"})
 def matmul(input, other):
     """torch.matmul, decomposed exactly as torch records it in the graph."""
     da, db = input.ndim, other.ndim
@@ -162,8 +163,6 @@ def matmul(input, other):
     if da == 2 and db == 1:
         return mv(input, other)
     if da == 1 and db == 2:
-        from .shape import Squeeze
-
         sa, sb = input.shape, other.shape
         if sa[0] != sb[0]:
             raise RuntimeError(
@@ -174,8 +173,6 @@ def matmul(input, other):
         return mm(input, other)
     if da >= 3 and db <= 2:
         # fold the batch dims of input into rows: one mm, then view back
-        from .shape import UnsafeView
-
         k = input.shape[-1]
         rows = input.reshape(-1, k)
         if db == 1:
@@ -187,8 +184,6 @@ def matmul(input, other):
 
 
 def _batched(a, b):
-    from .shape import UnsafeView
-
     a2 = a.unsqueeze(0) if a.ndim == 1 else a
     b2 = b.unsqueeze(-1) if b.ndim == 1 else b
     check_broadcast(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))  # torch's error, not numpy's
@@ -214,5 +209,7 @@ def _prod(xs):
     return p
 
 
-Tensor.__matmul__ = lambda self, other: matmul(self, other)
-Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+
+@export(method=False, function=False, operators=("__rmatmul__",))
+def _rmatmul(self, other):
+    return matmul(other, self)

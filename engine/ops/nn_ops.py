@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
+from ..creation import ones_like, zeros_like
 from ..tensor import Tensor
+from .arithmetic import div_scalar  # noqa: F401 - the losses in nn.functional use it
 from .helpers import cast, promote
 from .linalg import column_major, mm_mat1_backward, mm_mat2_backward
 from .registry import export
@@ -150,8 +152,6 @@ class MseLossBackward(Function):
             if r == "none":
                 g_grad = apply(MseLossBackward, (g, input, target), r)
             else:
-                from ..creation import ones_like
-
                 g_grad = (apply(MseLossBackward, (ones_like(grad_out), input, target), r)
                           * g).sum()
         if self.needs(1) or self.needs(2):
@@ -263,8 +263,6 @@ class NllLossBackward(Function):
         return B.index_add(shape, node.index, values, dt)
 
     def backward(self, g):
-        from ..creation import zeros_like
-
         node = self.node
         g_grad = g_input = None
         if self.needs(0):  # the loss is linear in its input: apply it again to g
@@ -302,21 +300,3 @@ def nll_loss(input, target, weight, reduction, ignore_index, two_d=False):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     return apply(NllLoss2d if two_d else NllLoss, (input,), target, weight, reduction,
                  ignore_index)
-
-
-# -- div by a C++ scalar (torch's div.Scalar, used inside composite losses) -----------------
-
-class DivScalar(Function):
-    name_ = "DivBackward1"
-    array_backward = True
-
-    def forward(self, a, other):
-        self.other = other
-        return B.div(a._data, B.scalar(other, a._dtype.name))
-
-    def backward(self, grad):
-        return (grad / self.other,)
-
-
-def div_scalar(input, other):
-    return apply(DivScalar, (input,), other)

@@ -1,5 +1,4 @@
-"""Reductions (sum mean amax amin max min) and softmax/log_softmax, plus sum_to, the one helper
-that undoes broadcasting in every backward formula."""
+"""Reductions (sum mean amax amin max min argmax argmin) and softmax/log_softmax."""
 
 from __future__ import annotations
 
@@ -9,31 +8,9 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from . import formulas
+from .compare import maximum, minimum
 from .helpers import dims_tuple, float_data, wrap_dim
 from .registry import export
-
-
-def sum_to(grad, shape: tuple):
-    """Sum grad over the dimensions that broadcasting added or stretched, back to `shape`.
-    grad is a Tensor, or a backend array (see ops/formulas.py); the result is of the same kind."""
-    is_tensor = isinstance(grad, Tensor)
-    gshape = B.shape(grad._data if is_tensor else grad)
-    if gshape == shape:
-        return grad
-    lead = len(gshape) - len(shape)
-    dims = list(range(lead))
-    for i, s in enumerate(shape):
-        if s == 1 and gshape[lead + i] != 1:
-            dims.append(lead + i)
-    if not is_tensor:
-        out = B.sum(grad, tuple(dims), True) if dims else grad
-        return out if B.shape(out) == shape else B.reshape(out, shape)
-    out = grad.sum(dims, keepdim=True) if dims else grad
-    if lead:
-        out = out.reshape(shape)
-    elif B.shape(out._data) != shape:
-        out = out.reshape(shape)
-    return out
 
 
 def _restore(grad: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
@@ -329,13 +306,11 @@ def amin(input, dim=(), keepdim=False):
 
 def _extreme(full_cls, dim_cls, result_type, input, dim, keepdim, other):
     if other is not None:
-        from .compare import maximum, minimum
 
         return (maximum if full_cls is MaxAll else minimum)(input, other)
     if dim is None:
         return apply(full_cls, (input,))
     if isinstance(dim, Tensor):
-        from .compare import maximum, minimum
 
         return (maximum if full_cls is MaxAll else minimum)(input, dim)
     d = wrap_dim(dim, input.ndim)

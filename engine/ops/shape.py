@@ -5,10 +5,11 @@ from __future__ import annotations
 from .. import backend as B
 from .. import errors
 from ..autograd.function import Function, apply, apply_multi
-from ..dtypes import by_name
+from ..dtypes import by_name, result_type
 from ..dtypes import dtype as DType
 from ..tensor import Tensor, warn
 from . import formulas
+from .arithmetic import div_scalar
 from .helpers import cast, size_args, wrap_dim
 from .registry import export
 
@@ -41,8 +42,6 @@ class View(Function):
         self.in_shape = B.shape(a._data)
         out = B.view(a._data, shape)
         if out is None:
-            from .. import errors
-
             raise RuntimeError(errors.VIEW_NOT_COMPATIBLE)
         return out
 
@@ -157,9 +156,16 @@ class Expand(Function):
         return B.expand(a._data, shape)
 
     def backward(self, grad):
-        from .reduction import sum_to
+        return (formulas.sum_to(grad, self.in_shape),)
 
-        return (sum_to(grad, self.in_shape),)
+
+def _stack_filled(xs, dim: int, shape, dtype):
+    """stack(xs, dim) with zeros of `shape` in place of each None."""
+    if any(isinstance(x, Tensor) for x in xs):
+        zeros = Tensor._make(B.zeros(shape, dtype.name), dtype)
+        return stack([zeros if x is None else x for x in xs], dim)
+    zeros = B.zeros(shape, dtype.name)
+    return B.stack([zeros if x is None else x for x in xs], dim)
 
 
 class Select(Function):
@@ -214,7 +220,7 @@ class Unbind(Function):
 
     def backward(self, grads):
         # torch's unbind_backward: the outputs' gradients stacked, zeros for those with none
-        return (formulas.stack_filled(grads, self.dim, self.out_shapes[0], self.out_dtype),)
+        return (_stack_filled(grads, self.dim, self.out_shapes[0], self.out_dtype),)
 
     def joined_grad(self, grads):
         """The gradients of the outputs (Tensors or None) as one tensor, for the observer."""
@@ -306,8 +312,6 @@ class Cat(Function):
     name_ = "CatBackward0"
 
     def forward(self, *args):
-        from ..dtypes import result_type
-
         *tensors, dim = args
         first = B.shape(tensors[0]._data)
         for i, t in enumerate(tensors[1:], 1):
@@ -428,6 +432,7 @@ def permute(input, *dims):
     return apply(Permute, (input,), dims)
 
 
+@export("T", function=False, as_property=True)
 def _T(self):
     nd = self.ndim
     if nd != 2:
@@ -442,8 +447,9 @@ def _T(self):
     return permute(self, *range(nd - 1, -1, -1))
 
 
-Tensor.T = property(_T)
-Tensor.mT = property(lambda self: self.transpose(-2, -1))
+@export("mT", function=False, as_property=True)
+def _mT(self):
+    return self.transpose(-2, -1)
 
 
 @export(palette={"code": "{0}.squeeze()", "arity": 1, "group": "shape", "label": "squeeze(a)"})
@@ -613,6 +619,7 @@ def _index_array(ix):
     return B.array(ix, "int64"), False
 
 
+@export(method=False, function=False, operators=("__getitem__",))
 def getitem(self, index):
     """torch's indexing: ints select, slices slice (skipping ':' of the whole dim), None adds a
     dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
@@ -691,9 +698,6 @@ def index_parts(self, index, setitem=False):
     if not advanced:
         return out, None
     return out, Advanced(B.shape(out._data), advanced)
-
-
-Tensor.__getitem__ = getitem
 
 
 @export(method=False)
@@ -785,6 +789,7 @@ def contiguous(input):
     return apply(Clone, (input,))
 
 
+@export("to", function=False)
 def _to(self, *args, **kwargs):
     dt = kwargs.get("dtype")
     for a in args:
@@ -799,13 +804,34 @@ def _to(self, *args, **kwargs):
     return apply(ToCopy, (self,), dt)
 
 
-Tensor.to = _to
-Tensor.float = lambda self: _to(self, by_name("float32"))
-Tensor.double = lambda self: _to(self, by_name("float64"))
-Tensor.long = lambda self: _to(self, by_name("int64"))
-Tensor.bool = lambda self: _to(self, by_name("bool"))
-Tensor.type_as = lambda self, other: _to(self, other._dtype)
-Tensor.cpu = lambda self: self
+@export("float", function=False)
+def _float(self):
+    return _to(self, by_name("float32"))
+
+
+@export("double", function=False)
+def _double(self):
+    return _to(self, by_name("float64"))
+
+
+@export("long", function=False)
+def _long(self):
+    return _to(self, by_name("int64"))
+
+
+@export("bool", function=False)
+def _bool(self):
+    return _to(self, by_name("bool"))
+
+
+@export("type_as", function=False)
+def _type_as(self, other):
+    return _to(self, other._dtype)
+
+
+@export("cpu", function=False)
+def _cpu(self):
+    return self
 
 
 @export(method=False)
@@ -814,8 +840,6 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     one-sided at the two ends), one tensor per dim, built from the ops torch records: slices,
     sub, division by the spacing, cat. Gap, declared: number spacings only (no coordinate
     tensors) and edge_order=1 only."""
-    from .nn_ops import div_scalar
-
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if edge_order == 2:

@@ -1,5 +1,5 @@
-"""Element-wise functions of one tensor: exp log sqrt abs sin cos tanh sigmoid relu clamp
-hardtanh."""
+"""Element-wise functions of one tensor: exp log sqrt abs sin cos sinh cosh tanh sigmoid relu
+clamp hardtanh."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
 from . import formulas
-from .helpers import float_data
+from .compare import where
+from .helpers import float_data, wrap
 from .registry import export
 
 
@@ -100,6 +101,32 @@ class Cos(Function):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return (grad * -formulas.sin(a),)
+
+
+class Sinh(Function):
+    name_ = "SinhBackward0"
+    array_backward = True
+
+    def forward(self, a):
+        self.save(a)
+        return B.sinh(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * formulas.cosh(a),)
+
+
+class Cosh(Function):
+    name_ = "CoshBackward0"
+    array_backward = True
+
+    def forward(self, a):
+        self.save(a)
+        return B.cosh(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * formulas.sinh(a),)
 
 
 class Tanh(Function):
@@ -292,8 +319,6 @@ class ClampTensor(Function):
         return out
 
     def backward(self, grad):
-        from .compare import where
-
         a, *bounds = self.saved_tensors
         keep = None
         grads = []
@@ -304,22 +329,24 @@ class ClampTensor(Function):
         return (where(keep, grad, 0.0), *grads)
 
 
-def _unary(cls, name, label=None):
+def _unary(cls, name, label=None, operators=()):
     def fn(input):
         return apply(cls, (input,))
 
     fn.__name__ = name
     fn.__doc__ = f"torch.{name}"
-    return export(name, palette={"code": f"{{0}}.{name}()", "arity": 1, "group": "unary",
+    return export(name, operators=operators, palette={"code": f"{{0}}.{name}()", "arity": 1, "group": "unary",
                                  "label": label or f"{name}(a)"})(fn)
 
 
 exp = _unary(Exp, "exp")
 log = _unary(Log, "log")
 sqrt = _unary(Sqrt, "sqrt")
-abs = _unary(Abs, "abs")  # noqa: A001
+abs = _unary(Abs, "abs", operators=("__abs__",))  # noqa: A001
 sin = _unary(Sin, "sin")
 cos = _unary(Cos, "cos")
+sinh = _unary(Sinh, "sinh")
+cosh = _unary(Cosh, "cosh")
 tanh = _unary(Tanh, "tanh")
 sigmoid = _unary(Sigmoid, "sigmoid")
 relu = _unary(Relu, "relu")
@@ -341,8 +368,6 @@ def clamp(input, min=None, max=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from .helpers import wrap
-
         which = tuple(k for k, v in (("min", min), ("max", max)) if v is not None)
         bounds = tuple(wrap(v, input) for v in (min, max) if v is not None)
         return apply(ClampTensor, (input, *bounds), which)
@@ -355,5 +380,3 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 clip = export("clip")(clamp)
-
-Tensor.__abs__ = lambda self: abs(self)

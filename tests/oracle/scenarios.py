@@ -1319,6 +1319,25 @@ def op_sin_cos_tanh(torch, rec):
     _fwd_bwd(torch, rec, "tanh", x3.tanh(), {"x": x3})
 
 
+def op_sinh_cosh(torch, rec):
+    x = _leaf(torch, [0.0, 0.5, -1.0, 3.0])
+    y = torch.sinh(x)
+    rec.value("sinh grad_fn", y.grad_fn.name())
+    _fwd_bwd(torch, rec, "sinh", y, {"x": x})
+    x2 = _leaf(torch, [0.0, 0.5, -1.0, 3.0])
+    y2 = x2.cosh()
+    rec.value("cosh grad_fn", y2.grad_fn.name())
+    _fwd_bwd(torch, rec, "cosh", y2, {"x": x2})
+    x3 = _leaf(torch, [-100.0, 100.0], torch.float32)
+    _fwd_bwd(torch, rec, "sinh cosh overflow", x3.sinh() * x3.cosh(), {"x": x3})
+    x4 = _leaf(torch, [0.25, -2.0], torch.float64)
+    (g,) = torch.autograd.grad(x4.sinh().sum(), x4, create_graph=True)
+    g.sum().backward()
+    rec.value("sinh second derivative", x4.grad)
+    rec.value("sinh int", torch.sinh(torch.tensor([0, 1])))
+    rec.value("cosh int", torch.tensor([0, -1]).cosh())
+
+
 def op_sigmoid_relu(torch, rec):
     x = _leaf(torch, [-1.0, 0.0, 2.0])
     _fwd_bwd(torch, rec, "sigmoid", torch.sigmoid(x), {"x": x})

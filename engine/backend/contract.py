@@ -1,0 +1,159 @@
+"""The array backend contract: every name a backend module must define, and what it means.
+
+A backend is a module of plain functions over its own array type. The engine calls nothing
+else on arrays, so a new backend is this list implemented. `engine.backend.use()` checks a
+module against the list when it is selected, and tests/test_backend_parity.py compares the
+backends on every entry (it fails when an entry has no comparison).
+
+Shared conventions:
+- dtypes are passed and returned as names: "float32", "float64", "int64", "bool";
+- `a`, `b` are arrays; `dims` is None (all dims) or a tuple of dims in range (not negative);
+  `dim` is one dim in range; shapes are tuples of ints;
+- results are fresh arrays unless an entry says "view" (then the result shares memory with
+  its argument, and writing through one shows in the other);
+- element-wise functions broadcast like numpy and promote dtypes like numpy (the engine casts
+  its operands to torch's result dtype first, so this only matters for Python scalars);
+- float arithmetic follows IEEE 754 and never raises: 1/0 is inf, 0/0 and log(-1) are nan;
+  int64 wraps around on overflow.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+Entry = namedtuple("Entry", "name group meaning")
+
+# groups: "constant", "creation", "conversion", "metadata", "unary", "binary", "compare",
+# "select", "reduction", "argreduction", "softmax", "linalg", "shape", "index"; the parity
+# tests call every function of a group the same way (a new "unary" entry is compared
+# without writing a test)
+CONTRACT = (
+    # -- constants -------------------------------------------------------------------------
+    Entry("NAME", "constant", "the backend's name, as given to engine.use_backend"),
+    Entry("ndarray", "constant", "the array type (isinstance checks)"),
+    Entry("quiet", "constant",
+          "quiet() -> context manager under which float errors (overflow, 0/0) are silent"),
+    # -- creation --------------------------------------------------------------------------
+    Entry("array", "creation", "array(nested lists or numbers, dtype) -> array of that dtype; "
+          "ragged lists raise ValueError"),
+    Entry("scalar", "creation", "scalar(number, dtype) -> 0-dim array"),
+    Entry("zeros", "creation", "zeros(shape, dtype)"),
+    Entry("ones", "creation", "ones(shape, dtype)"),
+    Entry("full", "creation", "full(shape, value, dtype)"),
+    Entry("arange", "creation", "arange(start, end, step, dtype): start + k*step computed in "
+          "float64 (int64 for int64), then cast"),
+    Entry("linspace", "creation", "linspace(start, end, steps, dtype): computed in float64, "
+          "then cast"),
+    Entry("eye", "creation", "eye(n, m, dtype): ones on the main diagonal of an n x m array"),
+    Entry("from_numpy_like", "creation", "from_numpy_like(obj with __array__) -> (array, dtype "
+          "name): float16 becomes float32, other floats float64, integers int64"),
+    Entry("index_add", "creation", "index_add(shape, index, values, dtype) -> zeros(shape) "
+          "with values added at index (a getitem index); repeated positions accumulate"),
+    # -- conversion ------------------------------------------------------------------------
+    Entry("astype", "conversion", "astype(a, dtype) -> a fresh array; float to int truncates, "
+          "nan and inf become int64's minimum; nonzero is True"),
+    Entry("copy", "conversion", "copy(a) -> a fresh contiguous array"),
+    Entry("contiguous", "conversion", "contiguous(a) -> a itself when contiguous, else a copy"),
+    Entry("tolist", "conversion", "tolist(a) -> nested Python lists of float, int or bool "
+          "(a number for a 0-dim array)"),
+    Entry("item", "conversion", "item(a) -> the Python number of a one-element array; "
+          "ValueError otherwise"),
+    Entry("to_numpy", "conversion", "to_numpy(a) -> what Tensor.numpy() returns: a numpy "
+          "array sharing a's memory; the pure backend, which never imports numpy, returns a"),
+    Entry("assign", "conversion", "assign(dst, src) -> None: write src, broadcast and cast to "
+          "dst's dtype, into dst's memory (every view of dst sees it)"),
+    Entry("setitem", "conversion", "setitem(a, index, values) -> None: a[index] = values in "
+          "place"),
+    # -- metadata --------------------------------------------------------------------------
+    Entry("is_array", "metadata", "is_array(x) -> whether x is a backend array"),
+    Entry("dtype_name", "metadata", "dtype_name(a) -> a's dtype name"),
+    Entry("shape", "metadata", "shape(a) -> tuple of ints"),
+    Entry("ndim", "metadata", "ndim(a) -> int"),
+    Entry("numel", "metadata", "numel(a) -> number of elements"),
+    Entry("is_contiguous", "metadata", "is_contiguous(a) -> whether a is laid out row-major "
+          "without gaps"),
+    Entry("broadcast_shapes", "metadata", "broadcast_shapes(*shapes) -> the broadcast shape; "
+          "ValueError when they do not broadcast"),
+    # -- element-wise, one argument --------------------------------------------------------
+    Entry("neg", "unary", "neg(a) -> -a (int64 wraps)"),
+    Entry("abs", "unary", "abs(a) -> |a| (int64's minimum stays negative)"),
+    Entry("sign", "unary", "sign(a) -> -1, 0 or 1 in a's dtype; nan stays nan"),
+    Entry("exp", "unary", "exp(a); int and bool input compute in float64 (the engine passes "
+          "floats)"),
+    Entry("log", "unary", "log(a); log(0) = -inf, log(x<0) = nan"),
+    Entry("sqrt", "unary", "sqrt(a); sqrt(x<0) = nan"),
+    Entry("sin", "unary", "sin(a); sin(inf) = nan"),
+    Entry("cos", "unary", "cos(a); cos(inf) = nan"),
+    Entry("sinh", "unary", "sinh(a); overflows to +-inf"),
+    Entry("cosh", "unary", "cosh(a); overflows to inf"),
+    Entry("tanh", "unary", "tanh(a)"),
+    Entry("sigmoid", "unary", "sigmoid(a) = 1 / (1 + exp(-a)) in a's dtype (0 for very "
+          "negative a, no warning)"),
+    Entry("logical_not", "unary", "logical_not(a) -> bool array"),
+    Entry("isnan", "unary", "isnan(a) -> bool array"),
+    # -- element-wise, two arguments (arrays or Python numbers) ----------------------------
+    Entry("add", "binary", "add(a, b)"),
+    Entry("sub", "binary", "sub(a, b)"),
+    Entry("mul", "binary", "mul(a, b)"),
+    Entry("div", "binary", "div(a, b): true division (ints give float64)"),
+    Entry("pow", "binary", "pow(a, b): a ** b; int64 wraps"),
+    Entry("maximum", "binary", "maximum(a, b): nan if either is nan"),
+    Entry("minimum", "binary", "minimum(a, b): nan if either is nan"),
+    Entry("eq", "compare", "eq(a, b) -> bool array"),
+    Entry("ne", "compare", "ne(a, b) -> bool array"),
+    Entry("lt", "compare", "lt(a, b) -> bool array"),
+    Entry("le", "compare", "le(a, b) -> bool array"),
+    Entry("gt", "compare", "gt(a, b) -> bool array"),
+    Entry("ge", "compare", "ge(a, b) -> bool array"),
+    # -- selection -------------------------------------------------------------------------
+    Entry("where", "select", "where(cond, a, b): a where cond else b, broadcast"),
+    Entry("clip", "select", "clip(a, lo, hi): lo and hi are 0-dim arrays or None; always a "
+          "fresh array"),
+    # -- reductions ------------------------------------------------------------------------
+    Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in numpy's pairwise order "
+          "(printed values depend on it); bool and int sum to int64"),
+    Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count; mean of nothing is nan"),
+    Entry("amax", "reduction", "amax(a, dims, keepdim); nan wins; ValueError on empty"),
+    Entry("amin", "reduction", "amin(a, dims, keepdim); nan wins; ValueError on empty"),
+    Entry("argmax", "argreduction", "argmax(a, dim, keepdim) -> int64: the first maximum, nan "
+          "counts as maximal"),
+    Entry("argmin", "argreduction", "argmin(a, dim, keepdim) -> int64: the first minimum, nan "
+          "counts as minimal"),
+    Entry("softmax", "softmax", "softmax(a, dim), shifted by the finite max"),
+    Entry("log_softmax", "softmax", "log_softmax(a, dim), shifted by the finite max"),
+    # -- linear algebra --------------------------------------------------------------------
+    Entry("matmul", "linalg", "matmul(a, b) with numpy's rules (batch dims broadcast); "
+          "ValueError on mismatched sizes; keeps the sign of zero products"),
+    # -- shapes (views where the layout allows) --------------------------------------------
+    Entry("reshape", "shape", "reshape(a, shape): a view when possible, else a copy"),
+    Entry("view", "shape", "view(a, shape): a view, or None when the layout needs a copy"),
+    Entry("transpose", "shape", "transpose(a, d0, d1): a view with two dims swapped"),
+    Entry("permute", "shape", "permute(a, dims): a view with dims reordered"),
+    Entry("expand", "shape", "expand(a, shape): a read-only broadcast view (size-1 dims "
+          "repeat without copying)"),
+    Entry("concat", "shape", "concat(arrays, dim): joined along an existing dim"),
+    Entry("stack", "shape", "stack(arrays, dim): joined along a new dim"),
+    # -- indexing --------------------------------------------------------------------------
+    Entry("getitem", "index", "getitem(a, index): numpy indexing (ints, slices, None, ..., "
+          "int64 and bool arrays); a view for basic indices; always an array, 0-dim for "
+          "all-int indices"),
+)
+
+NAMES = tuple(e.name for e in CONTRACT)
+
+
+def names(group: str) -> tuple:
+    """The names of one group, in contract order."""
+    return tuple(e.name for e in CONTRACT if e.group == group)
+
+
+def check(module) -> None:
+    """Raise TypeError unless `module` defines every contract name and nothing else public."""
+    public = {k for k in vars(module) if not k.startswith("_") and k not in ("annotations", "np")}
+    missing = [n for n in NAMES if n not in public]
+    extra = sorted(public - set(NAMES))
+    if missing or extra:
+        raise TypeError(
+            f"array backend {module.__name__} does not match engine/backend/contract.py: "
+            f"missing {missing or 'nothing'}, not in the contract {extra or 'nothing'}"
+        )
