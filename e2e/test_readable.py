@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from playground.share import encode
 
 from .conftest import ARTIFACTS
-from .ui import REPLY_MS, moment, open_app, results, set_code, wait_idle, wait_result
+from .ui import REPLY_MS, moment, node, open_app, results, set_code, wait_idle, wait_result
 
 SIZES = {"desktop": (1400, 900), "laptop": (1024, 700), "phone": (390, 844)}
 MIN_PX = 12
@@ -176,3 +176,21 @@ def test_both_hosts_set_a_viewport_meta_tag(page, host):
     open_app(page, host[1])
     content = page.evaluate("() => document.querySelector('meta[name=viewport]')?.content")
     assert content and "width=device-width" in content
+
+
+def test_the_inspector_explains_the_chain_rule_at_the_selected_node(page, host, shot):
+    open_app(page, host[1])
+    page.get_by_test_id("to-end").click()
+    node(page, "y").click()
+    rule = page.get_by_test_id("chain-rule")
+    expect(rule).to_contain_text("PowBackward0:")
+    expect(rule).to_contain_text("grad in [2.]")
+    expect(rule).to_contain_text("to x: [8.]")
+    node(page, "z").click()
+    expect(rule).to_contain_text("MulBackward0:")
+    set_code(page, "import torch\na = torch.tensor([0.0], requires_grad=True)\nb = a.sin()\nb.backward()\n")
+    page.get_by_test_id("to-end").click()
+    node(page, "b").click()
+    expect(rule).to_contain_text("SinBackward0:")
+    expect(rule).to_contain_text("cos(self)")
+    shot(page, "chain-rule")

@@ -53,6 +53,11 @@ def _palette() -> list:
     return [dict(entry) for entry in PALETTE]
 
 
+def _chain_rules() -> dict:
+    from engine.autograd.function import chain_rules  # written next to each op's backward
+    return chain_rules()
+
+
 def _example_meta(ex) -> dict:
     return {"id": ex.id, "title": ex.title, "summary": ex.summary, "seed": ex.seed,
             "torch_differs": ex.torch_differs, "expect_error": ex.expect_error,
@@ -117,6 +122,7 @@ class Host:
             "examples": [_example_meta(ex) for ex in gallery.EXAMPLES],
             "default_example": gallery.DEFAULT_ID,
             "palette": _palette(),
+            "chain_rules": _chain_rules(),
             "limits": {"max_program_chars": self.limits.max_program_chars,
                        "max_seconds": self.limits.max_seconds},
         }

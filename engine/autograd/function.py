@@ -225,3 +225,17 @@ def _mark_view(out: Tensor, src: Tensor, cls, args, creation=None) -> None:
     if creation is not None:
         out._creation = creation
         out._view_version = src._vc[0]
+
+
+def chain_rules() -> dict:
+    """Every grad_fn name with its `chain_rule` (the playground sends this table to the UI)."""
+    from .graph import AccumulateGrad
+
+    table = {AccumulateGrad.name_: AccumulateGrad.chain_rule}
+    pending = [Function]
+    while pending:
+        cls = pending.pop()
+        for sub in cls.__subclasses__():
+            table[sub.name_] = sub.chain_rule
+            pending.append(sub)
+    return dict(sorted(table.items()))

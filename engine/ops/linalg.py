@@ -22,6 +22,8 @@ def _same_dtype(a, b):
 
 class Dot(Function):
     name_ = "DotBackward0"
+    chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
+                  "{grad}·self")
     array_backward = True
 
     def forward(self, a, b):
@@ -41,6 +43,7 @@ class Dot(Function):
 
 class Mv(Function):
     name_ = "MvBackward0"
+    chain_rule = "∂(A @ v)/∂A = grad ⊗ v, ∂/∂v = Aᵀ @ grad"
 
     def forward(self, m, v):
         sm, sv = B.shape(m._data), B.shape(v._data)
@@ -60,6 +63,7 @@ class Mv(Function):
 
 class Mm(Function):
     name_ = "MmBackward0"
+    chain_rule = "∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
     array_backward = True
 
     def forward(self, a, b):
@@ -111,6 +115,7 @@ def mm_mat2_backward(grad, mat1, column_major: bool):
 
 class Bmm(Function):
     name_ = "BmmBackward0"
+    chain_rule = "for each batch, ∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
 
     def forward(self, a, b):
         self.save(b if self.needs(0) else None, a if self.needs(1) else None)

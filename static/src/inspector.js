@@ -14,6 +14,7 @@ import {
 import { gradHistory, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortNodeName } from "./graph-model.js";
 import { createGradPlot } from "./plot.js";
+import { chainRuleAt } from "./chain-rule.js";
 
 /** Where in the program something happened; never "line null" (a tensor made inside a call has no line of its own). */
 function lineText(line) {
@@ -83,7 +84,7 @@ const pyBool = (b) => (b ? "True" : "False");
 
 /**
  * `onEdit(intent)` receives zero_grad, grad_none, rename, set_value, set_requires_grad, delete.
- * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view} or null.
+ * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view, chainRules} or null (chainRules: hello's table).
  */
 export function createInspector(el, { onEdit, plotOptions = {} }) {
   const empty = h(
@@ -272,6 +273,26 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
     );
 
     clear(body);
+    // the chain rule at this node, from the engine's text for its grad_fn, with this moment's numbers
+    const rule = chainRuleAt(idx, state, gnode, ctx.chainRules);
+    if (rule) {
+      body.append(
+        h(
+          "div",
+          { class: "gp-chain", "data-testid": "chain-rule" },
+          h("b", null, `${rule.name}: `),
+          rule.text,
+          rule.gradIn != null || rule.gradsOut.length
+            ? h(
+                "div",
+                { class: "gp-chain-numbers" },
+                rule.gradIn != null ? `grad in ${rule.gradIn}` : "no gradient yet",
+                ...rule.gradsOut.map((out) => ` → to ${out.to}: ${out.value}`),
+              )
+            : null,
+        ),
+      );
+    }
     if (gnode.kind !== "tensor" && anode) {
       body.append(
         h(

@@ -269,6 +269,8 @@ export const CSS = String.raw`
 .gp-spark-now { fill: none; stroke: var(--gp-grad); stroke-width: 2; }
 .gp-spark-readout { font: 12px var(--gp-mono); fill: var(--gp-text); }
 .gp-spark-tick { font: 12px var(--gp-mono); fill: var(--gp-muted); }
+.gp-chain { margin: 8px 0; padding: 7px 9px; border-radius: 6px; background: #f6f0fd; color: var(--gp-text); font-size: 12.5px; line-height: 1.5; border-left: 3px solid var(--gp-grad); overflow-wrap: anywhere; }
+.gp-chain-numbers { margin-top: 3px; font-family: var(--gp-mono); font-size: 12px; color: var(--gp-grad); }
 .gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
 .gp-insp-edits .gp-input { flex: 1; }
 
@@ -326,6 +328,7 @@ export const CSS = String.raw`
   .gp-target { background: #1c2b45; color: #c6dafc; }
   .gp-target.unnamed, .gp-chip, .gp-explanation code, .gp-inspector code { background: #262b33; color: var(--gp-text); }
   .gp-pre { background: #181b20; }
+  .gp-chain { background: #2a2136; }
   .gp-differs { background: #3a1d1b; color: #ffb4ab; }
 }
 .gp-surface.gp-big .gp-node, .gp-surface.gp-big .gp-card, .gp-surface.gp-big .gp-glow, .gp-surface.gp-big .gp-edge-path { transition: none; }

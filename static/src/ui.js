@@ -402,7 +402,15 @@ export function mountPlayground(el, host, options = {}) {
     const id = viewState.selection[viewState.selection.length - 1];
     const gnode = id ? shown.graph.nodes.find((n) => n.id === id) : null;
     inspector.show(
-      gnode ? { idx: shown.timelineIndex, state: viewState.timelineState, gnode, view: viewState.view } : null,
+      gnode
+        ? {
+            idx: shown.timelineIndex,
+            state: viewState.timelineState,
+            gnode,
+            view: viewState.view,
+            chainRules: hello?.chain_rules,
+          }
+        : null,
     );
   }
 
@@ -467,6 +475,7 @@ export function mountPlayground(el, host, options = {}) {
     topBar.setExamples(reply.examples || [], shown.example?.id);
     buildPanel.setPalette(reply.palette || []);
     updateTargets();
+    drawInspector(); // the chain-rule texts came with hello
   }
 
   async function openExample(id) {
