@@ -741,7 +741,13 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
 
   // -- view: pan, zoom, fit -----------------------------------------------------------------
 
-  const MIN_FIT = COMPACT_K; // below this no card text is readable: show part of the graph instead
+  // Fit never goes below the zoom where the compact cards are readable: a graph too big for that
+  // shows part of itself (the minimap says which). A big graph (BIG_GRAPH nodes) is the
+  // exception: it opens smaller, as coloured cards without text, because drawing hundreds of
+  // readable cards while its forward pass plays costs more than a frame on a slow machine; the
+  // camera brings the backward pass to a readable zoom, and hover or focus shows any card.
+  const MIN_FIT = COMPACT_K;
+  const MIN_FIT_BIG = 0.3;
 
   function fit(ids = null) {
     if (!graph || !graph.nodes.length) return;
@@ -753,8 +759,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const H = size.h > 1 ? size.h : 500;
     const pad = 40;
     const want = Math.min((W - 2 * pad) / b.w, (H - 2 * pad) / b.h);
-    const k = Math.min(MAX_FIT, Math.max(MIN_FIT, want));
-    if (want >= MIN_FIT) {
+    const least = big() ? MIN_FIT_BIG : MIN_FIT;
+    const k = Math.min(MAX_FIT, Math.max(least, want));
+    if (want >= least) {
       view = { k, x: W / 2 - (b.x + b.w / 2) * k, y: H / 2 - (b.y + b.h / 2) * k };
     } else {
       // too big to read whole: show its right end, where outputs are and backward starts
