@@ -15,7 +15,6 @@ from .autograd.grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 from .creation import (  # noqa: F401
-    Generator,
     arange,
     as_tensor,
     empty,
@@ -23,14 +22,9 @@ from .creation import (  # noqa: F401
     eye,
     full,
     full_like,
-    initial_seed,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    randn,
-    seed,
     tensor,
     zeros,
     zeros_like,
@@ -41,6 +35,9 @@ from .dtypes import result_type as _result_type
 from .ops import FUNCTIONS as _FUNCTIONS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
 from .printing import Size
+from .rng import Generator  # noqa: F401
+from .rng import ops as _rng_ops
+from .state import EngineState, fresh_state, use_state  # noqa: F401
 from .tensor import Tensor
 
 float = float32  # noqa: A001
@@ -50,7 +47,17 @@ __version__ = "2.13.0+gradplay"
 
 # torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
+globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
 from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
+
+
+def __getattr__(name):
+    # torch.default_generator is the current session's (engine.state), so it is looked up
+    if name == "default_generator":
+        from . import state
+
+        return state.current().default_generator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_tensor(obj) -> bool:

@@ -1,15 +1,11 @@
-"""Factories: tensor, zeros, ones, full, arange, linspace, eye, rand, randn, manual_seed."""
+"""Factories: tensor, zeros, ones, full, arange, linspace, eye (the random ones: engine/rng/ops.py)."""
 
 from __future__ import annotations
-
-import math
-import random as _random
 
 from . import backend as B
 from . import errors
 from . import observer as _observer
 from .dtypes import bool_, by_name, float32, int64
-from .ops.registry import export
 from .tensor import Tensor, warn
 
 
@@ -172,79 +168,3 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     dt = dtype or float32
     return _leaf(B.eye(n, n if m is None else m, dt.name), dt, requires_grad, "eye")
-
-
-# -- random numbers ----------------------------------------------------------------------------
-# torch's generator cannot be reproduced bit for bit; this one is seeded the same way
-# (manual_seed) and gives the same distributions, on both backends alike.
-
-class Generator:
-    def __init__(self, seed: int = 0):
-        self.manual_seed(seed)
-
-    def manual_seed(self, seed: int):
-        self._seed = int(seed)
-        self._rng = _random.Random(self._seed)
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-
-default_generator = Generator(0)
-
-
-def manual_seed(seed: int) -> Generator:
-    return default_generator.manual_seed(seed)
-
-
-def seed() -> int:
-    s = _random.SystemRandom().randrange(2**63)
-    default_generator.manual_seed(s)
-    return s
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
-
-
-def _filled(size, dt, draw, name, requires_grad):
-    shape = _size(size)
-    n = math.prod(shape)
-    values = [draw() for _ in range(n)]
-    data = B.reshape(B.array(values, dt.name), shape)
-    return _leaf(data, dt, requires_grad, name)
-
-
-def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    rng = (generator or default_generator)._rng
-    return _filled(size, dtype or float32, rng.random, "rand", requires_grad)
-
-
-def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    rng = (generator or default_generator)._rng
-    return _filled(size, dtype or float32, lambda: rng.gauss(0.0, 1.0), "randn", requires_grad)
-
-
-def uniform_(t: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
-    """Fill t in place with U(a, b) samples (used by nn.init)."""
-    rng = (generator or default_generator)._rng
-    shape = B.shape(t._data)
-    values = [a + (b - a) * rng.random() for _ in range(math.prod(shape))]
-    B.assign(t._data, B.reshape(B.array(values, t._dtype.name), shape))
-    t._bump_version("uniform_")
-    return t
-
-
-def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
-    rng = (generator or default_generator)._rng
-    shape = B.shape(t._data)
-    values = [rng.gauss(mean, std) for _ in range(math.prod(shape))]
-    B.assign(t._data, B.reshape(B.array(values, t._dtype.name), shape))
-    t._bump_version("normal_")
-    return t
-
-
-# in-place fills are Tensor methods too, installed with the ops (see engine/ops/registry.py)
-export("uniform_", function=False)(uniform_)
-export("normal_", function=False)(normal_)

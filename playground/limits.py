@@ -296,6 +296,9 @@ def _guard_table() -> dict:
             if fn is not None:
                 table[fn] = kind
     add("size", "zeros", "ones", "empty", "rand", "randn")
+    add("randint", "randint")
+    add("randperm", "randperm")
+    add("normal", "normal")
     add("full", "full")
     add("arange", "arange")
     add("linspace", "linspace")
@@ -336,6 +339,17 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
         args = (self_obj, *args)
     if kind == "size":
         _check_elements(_product(_size_args(args, kwargs)), "this size", limits)
+    elif kind == "randint":  # randint([low,] high, size): the size is the last positional
+        size = kwargs["size"] if "size" in kwargs else (args[-1] if args else ())
+        _check_elements(_product(_dims((size,))), "this size", limits)
+    elif kind == "randperm":
+        n = _number(kwargs.get("n", args[0] if args else 0))
+        if isinstance(n, int):
+            _check_elements(n, "this size", limits)
+    elif kind == "normal":  # normal(mean, std, size): only the float overload takes a size
+        size = kwargs["size"] if "size" in kwargs else (args[2] if len(args) > 2 else None)
+        if size is not None:
+            _check_elements(_product(_dims((size,))), "this size", limits)
     elif kind == "full":
         _check_elements(_product(_size_args(args[:1], kwargs)), "this size", limits)
     elif kind == "arange":

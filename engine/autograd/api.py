@@ -58,14 +58,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                  inputs=inputs, accumulate=True, api="backward")
 
 
-_warned_create_graph = False
-
-
 def _warn_create_graph_once() -> None:
-    """torch warns about the .grad reference cycle once per process (TORCH_WARN_ONCE)."""
-    global _warned_create_graph
-    if not _warned_create_graph:
-        _warned_create_graph = True
+    """torch warns about the .grad reference cycle once per process (TORCH_WARN_ONCE): once
+    per EngineState here, so each session sees it as a fresh process would."""
+    from .. import state
+
+    if state.current().first_warning("create_graph_cycle"):
         warn(errors.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=4)
 
 

@@ -34,6 +34,25 @@ def _legacy_reduction(size_average, reduce) -> str:
     return ret
 
 
+# -- dropout ------------------------------------------------------------------------------------
+
+def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False):
+    """torch's CPU dropout: a float mask from `bernoulli_(1 - p)` (engine/rng draws it as torch
+    does), divided by 1 - p, times the input (MulBackward0); off in eval or with p = 0."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    from .. import creation
+
+    if p == 1:
+        noise = creation.zeros((), dtype=input.dtype)
+    else:
+        noise = creation.empty_like(input).bernoulli_(1 - p)
+        noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
 # -- activations --------------------------------------------------------------------------------
 
 def relu(input, inplace: bool = False):

@@ -1,4 +1,10 @@
-"""nn.init: in-place weight initialisers drawing from engine.manual_seed's generator."""
+"""nn.init: torch's in-place weight initialisers, drawing as torch draws.
+
+Each one is torch's formula for the bounds or the spread, then one in-place sampler
+(`Tensor.uniform_` / `Tensor.normal_`, engine/rng) under no_grad, so values are torch's bit for
+bit from the same seed. A new layer gets torch's default initialisation by calling the same
+function torch's layer calls in its `reset_parameters` (e.g. `kaiming_uniform_(w, a=sqrt(5))`).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,6 @@ import math
 import warnings
 
 from ..autograd import grad_mode
-from ..creation import normal_ as _normal
-from ..creation import uniform_ as _uniform
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -56,12 +60,110 @@ def _calculate_correct_fan(tensor, mode):
 
 def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
     with grad_mode.no_grad():
-        return _uniform(tensor, a, b, generator=generator)
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
     with grad_mode.no_grad():
-        return _normal(tensor, mean, std, generator=generator)
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator=None):
+    """torch 2.13's rejection sampling. When [a, b] holds more than 30% of the mass: normal_
+    draws, and while some fall outside, a fresh full-size normal_ draw replaces just those
+    (values bit for bit torch's). Otherwise: uniforms on [a, b] accepted where
+    log(U) <= the log density; that path compares logs of float32 uniforms, where torch's
+    vectorised log may differ in the last bit and, very rarely, flip a decision."""
+    from .. import creation
+    from ..ops.compare import where
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    def any_true(mask) -> bool:
+        return mask.sum().item() > 0
+
+    with grad_mode.no_grad():
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            # the bounds as the tensor's dtype holds them, as torch compares
+            lo = creation.tensor(a, dtype=tensor.dtype).item()
+            hi = creation.tensor(b, dtype=tensor.dtype).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not any_true(mask):
+                    break
+                fresh = creation.empty_like(result).normal_(mean, std, generator=generator)
+                result = where(mask, fresh, result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_density(c):
+            return ((c - mean) / std) ** 2 * -0.5 - log_peak
+
+        tensor.uniform_(a, b, generator=generator)
+        pending = creation.empty_like(tensor).uniform_(generator=generator).log() > \
+            log_density(tensor)
+        result = tensor
+        while any_true(pending):
+            candidates = creation.empty_like(tensor).uniform_(a, b, generator=generator)
+            result = where(pending, candidates, result)
+            accept = creation.empty_like(tensor).uniform_(generator=generator).log()
+            pending = where(pending, accept > log_density(candidates), pending)
+        if result is not tensor:
+            tensor.copy_(result)
+        return tensor
+
+
+def _like(tensor, flat_values):
+    from .. import creation
+
+    return creation.tensor(flat_values, dtype=tensor.dtype).reshape(tensor.shape)
+
+
+def orthogonal_(tensor, gain: float = 1.0, generator=None):
+    """torch's recipe: N(0, 1) into a (rows, cols) matrix (transposed when wide), QR, signs of
+    R's diagonal onto Q. The normals are torch's; the QR is a Householder QR in double here,
+    where torch calls LAPACK, so values agree to float32 rounding, not always to the last bit."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    from .. import creation
+    from ..rng.special import householder_q
+
+    flat = creation.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)
+    matrix = flat.tolist()
+    if rows < cols:
+        matrix = [list(col) for col in zip(*matrix)]
+    q = householder_q(matrix)
+    if rows < cols:
+        q = [list(col) for col in zip(*q)]
+    with grad_mode.no_grad():
+        tensor.view(rows, cols).copy_(creation.tensor(q, dtype=tensor.dtype))
+        tensor.mul_(gain)
+    return tensor
+
+
+def eye_(tensor):
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .. import creation
+
+    with grad_mode.no_grad():
+        tensor.copy_(creation.eye(*tensor.shape, dtype=tensor.dtype))
+    return tensor
 
 
 def constant_(tensor, val: float):

@@ -7,7 +7,7 @@ anything can see it. An op module imports the modules it uses at its top; none i
 package's names, so the order below does not matter.
 """
 
-from .. import creation  # noqa: F401 - registers the in-place random fills (normal_, uniform_)
+from ..rng import ops as _random_ops  # noqa: F401 - registers uniform_, normal_, bernoulli_, ...
 from ..tensor import Tensor
 from . import arithmetic, compare, inplace, linalg, nn_ops, reduction, shape, unary  # noqa: F401
 from .registry import FUNCTIONS, METHODS, OPERATORS, PALETTE, install

@@ -26,7 +26,8 @@ NAMESPACES = {
 _TORCH_NAMES = (
     "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
     "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
-    "randn_like", "randint", "manual_seed", "initial_seed", "seed", "Generator",
+    "randn_like", "randint", "randint_like", "randperm", "normal", "bernoulli", "multinomial",
+    "manual_seed", "initial_seed", "seed", "Generator", "get_rng_state", "set_rng_state",
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
@@ -39,7 +40,8 @@ TENSOR_ATTRS = frozenset((
     "detach_", "device", "dim", "double", "dtype", "element_size", "expand", "expand_as", "fill_",
     "float", "grad", "grad_fn", "int", "is_contiguous", "is_cuda", "is_floating_point",
     "is_leaf", "item", "long", "ndim", "nelement", "new_full", "new_ones", "new_tensor",
-    "new_zeros", "normal_", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
+    "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
+    "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
     "uniform_", "view", "view_as", "zero_",
 ))
@@ -121,7 +123,8 @@ class Policy:
         if isinstance(obj, DType):
             return name in ("is_floating_point", "is_complex", "is_signed", "itemsize")
         if isinstance(obj, engine.Generator):
-            return name in ("manual_seed", "initial_seed")
+            return name in ("manual_seed", "initial_seed", "seed", "get_state", "set_state",
+                            "device")
         if isinstance(obj, nn.Module):
             return name in MODULE_METHODS or name in self.module_members(obj)
         if isinstance(obj, optim.Optimizer):
