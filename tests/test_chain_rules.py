@@ -36,7 +36,8 @@ def test_chain_rule_texts_use_only_the_grad_placeholder():
 
 def test_the_table_is_keyed_by_torchs_grad_fn_names():
     table = chain_rules()
-    assert table == {cls.name_: cls.chain_rule for cls in [AccumulateGrad, *_grad_fn_classes()]}
+    classes = [AccumulateGrad, *_grad_fn_classes()]
+    assert table == {cls.name_: cls.chain_rule for cls in classes if "name_" in cls.__dict__}
     x = engine.tensor([2.0], requires_grad=True)
     y = x ** 2
     assert type(y.grad_fn).name_ in table

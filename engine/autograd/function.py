@@ -236,6 +236,7 @@ def chain_rules() -> dict:
     while pending:
         cls = pending.pop()
         for sub in cls.__subclasses__():
-            table[sub.name_] = sub.chain_rule
+            if "name_" in sub.__dict__:  # a shared base (no grad_fn of its own) is not listed
+                table[sub.name_] = sub.chain_rule
             pending.append(sub)
     return dict(sorted(table.items()))
