@@ -301,7 +301,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           prop("name", anode.name, "inspector-node-name"),
           prop("next_functions", nextFunctionsText(idx, anode), "inspector-next-functions"),
           anode.variable
-            ? prop("variable", entry?.name || anode.variable)
+            ? prop("variable", entry?.name || "(unnamed)")
             : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
           prop("recorded at", lineText(anode.line)),
           state.incoming.has(anode.id)
