@@ -194,3 +194,17 @@ def test_the_inspector_explains_the_chain_rule_at_the_selected_node(page, host, 
     expect(rule).to_contain_text("SinBackward0:")
     expect(rule).to_contain_text("cos(self)")
     shot(page, "chain-rule")
+
+
+def test_a_loop_is_drawn_one_iteration_at_a_time_with_a_selector(page, host, shot):
+    open_app(page, host[1])
+    set_code(page, "import torch\nw = torch.tensor([1.0, -2.0], requires_grad=True)\n"
+                   "for step in range(4):\n    loss = (w ** 2).sum()\n    loss.backward()\n")
+    iteration = page.get_by_test_id("iteration")
+    expect(iteration).to_be_visible()
+    expect(iteration.locator("option")).to_have_count(4)
+    expect(page.locator("[data-testid=node][data-name=loss]")).to_have_count(1)
+    iteration.select_option("1")
+    page.wait_for_function("(el) => el.value === '1'", arg=iteration.element_handle())
+    expect(page.locator("[data-testid=node][data-name=loss]")).to_have_count(1)
+    shot(page, "loop-iteration")
