@@ -9,7 +9,7 @@ PORT   ?= 5006
 SITE_PORT ?= 8765
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 
-.PHONY: setup ui site run serve-site test test-unit test-e2e chromium bench clean
+.PHONY: setup ui site wheel run serve-site test test-unit test-e2e chromium bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -31,6 +31,11 @@ ui: setup
 # The static in-browser site (Pyodide, no server): site/
 site: ui
 	$(BIN)/python scripts/build_site.py --out site
+
+# The wheel and source distribution (dist/), carrying the built UI and site: see README.
+wheel: site
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
 
 # The playground in the Panel app; the built site is served beside it for "open in the browser".
 run: site
@@ -67,4 +72,4 @@ bench: setup
 	$(BIN)/python bench/bench_programs.py
 
 clean:
-	rm -rf $(VENV) node_modules static/dist site artifacts .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules static/dist site dist build artifacts .pytest_cache .hypothesis

@@ -1,5 +1,10 @@
 """gradplay's playground: programs (a safe PyTorch subset), sessions and their timelines, share
-tokens."""
+tokens.
+
+Installed from the wheel this package is `gradplay` (setup.py says why).
+"""
+
+__version__ = "0.1.0"
 
 from .limits import Limits, default_limits
 from .program import Interpreter, Program, ProgramError, RunResult, Step, parse, run
@@ -8,7 +13,7 @@ from .session import Trace, run_program, trace
 from .share import ShareError, decode, encode
 
 __all__ = [
-    "Interpreter", "Limits", "Program", "ProgramError", "RunResult", "ShareError", "Step",
+    "__version__", "Interpreter", "Limits", "Program", "ProgramError", "RunResult", "ShareError", "Step",
     "TIMELINE_VERSION", "Trace", "decode", "default_limits", "encode", "parse", "run",
     "run_program", "trace",
 ]

@@ -23,26 +23,24 @@ import panel as pn
 import param
 
 ROOT = Path(__file__).resolve().parent.parent
-if not __package__:  # `panel serve playground/app.py` runs this file as a script
-    sys.path.insert(0, str(ROOT))
+if not __package__:
+    # `panel serve .../app.py` runs this file as a script: import it as a module of its package
+    # (playground/ in the repository, gradplay/ when installed), as PEP 366 describes.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    __package__ = Path(__file__).resolve().parent.name
 
-from playground.host import Host  # noqa: E402
+from .assets import site_dir, ui_bundle  # noqa: E402
+from .host import Host  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
-BUNDLE = ROOT / "static" / "dist" / "panel.js"
 
 log = logging.getLogger(__name__)
 
 
-def _bundle() -> Path:
-    # Panel treats an _esm string that is not an existing file as JavaScript source, so a missing
-    # bundle would surface as a syntax error in the browser: say what to do here instead.
-    if not BUNDLE.is_file():
-        raise FileNotFoundError(
-            f"the UI bundle {BUNDLE} is missing: build it with `npm ci && node static/build.mjs` "
-            "(in the repository root)"
-        )
-    return BUNDLE
+# Panel treats an _esm string that is not an existing file as JavaScript source, so a missing
+# bundle would surface as a syntax error in the browser: ui_bundle() says what to do instead.
+BUNDLE = ui_bundle()
 
 
 class Playground(pn.custom.JSComponent):
@@ -62,7 +60,7 @@ class Playground(pn.custom.JSComponent):
         "Where the in-browser version (the static site) is served; the UI then offers to open "
         "the program on screen there. Empty: no such link."))
 
-    _esm = _bundle()
+    _esm = BUNDLE
 
     _stylesheets = [":host { display: block; min-height: 640px; }"]
 
@@ -97,15 +95,12 @@ class Playground(pn.custom.JSComponent):
                 "detail": traceback.format_exc(limit=6)}})
 
 
-SITE = ROOT / "site"
-
-
 def create_app(program: str = "") -> pn.Column:
     """The full-page app. A plain Column: the Material/Fast templates fetch web fonts.
 
     When the in-browser site is built, `make run` serves it beside the app at /site/ (panel
     serve --static-dirs site=./site), and the app links to it."""
-    site_url = "site/index.html" if (SITE / "index.html").is_file() else ""
+    site_url = "site/index.html" if site_dir() is not None else ""
     return pn.Column(
         Playground(program=program, sync_url=True, site_url=site_url),
         sizing_mode="stretch_both",

@@ -25,10 +25,10 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field
 
-import engine  # noqa: F401  (importing the engine registers its ops, which fills PALETTE)
-from engine.ops.registry import PALETTE
-
+from ._engine import engine
 from .program import BUILTIN_NAMES
+
+PALETTE = engine.ops.registry.PALETTE  # filled when the engine registers its ops, on import
 
 __all__ = ["EDIT_VERSION", "INTENTS", "EditError", "EditResult", "apply_edit", "bound_names",
            "dependents"]

@@ -48,8 +48,8 @@ class _BadRequest(Exception):
 
 
 def _palette() -> list:
-    import engine  # noqa: F401  (importing the engine registers its ops, filling PALETTE)
-    from engine.ops.registry import PALETTE
+    from ._engine import engine  # importing the engine registers its ops, filling PALETTE
+    PALETTE = engine.ops.registry.PALETTE
     return [dict(entry) for entry in PALETTE]
 
 

@@ -13,8 +13,9 @@ import time
 import weakref
 from dataclasses import dataclass, replace
 
-import engine
-from engine import observer as _observer
+from ._engine import engine
+
+_observer = engine.observer
 
 __all__ = ["Limits", "LimitExceeded", "Budget", "LimitObserver", "default_limits", "guard_call"]
 
@@ -401,7 +402,7 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
     elif kind is None:
         tensors = [a for a in args if isinstance(a, engine.Tensor)]
         tensors += [v for v in kwargs.values() if isinstance(v, engine.Tensor)]
-        if len(tensors) >= 2 and getattr(func, "__module__", "").startswith("engine."):
+        if len(tensors) >= 2 and getattr(func, "__module__", "").startswith(engine.__name__ + "."):
             guard_broadcast(tensors, limits)
 
 

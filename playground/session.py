@@ -25,14 +25,15 @@ import traceback
 import weakref
 import zlib
 
-from engine import backend as B
-from engine.autograd.graph import AccumulateGrad
-from engine.nn import Module, Parameter
-from engine.observer import Observer, observe
-from engine.tensor import Tensor
-
+from ._engine import engine
 from .limits import Limits
 from .program import Interpreter
+
+B = engine.backend
+AccumulateGrad = engine.autograd.graph.AccumulateGrad
+Module, Parameter = engine.nn.Module, engine.nn.Parameter
+Observer, observe = engine.observer.Observer, engine.observer.observe
+Tensor = engine.Tensor
 
 __all__ = ["FORMAT_VERSION", "DISPLAY_ELEMENTS", "SUMMARY_FIRST", "run_program", "trace",
            "Trace", "encode_value"]
@@ -982,7 +983,7 @@ class _TraceRecorder(_Recorder):
 
 
 def _grad_enabled() -> bool:
-    from engine.autograd import grad_mode
+    grad_mode = engine.autograd.grad_mode
     return bool(grad_mode.state.grad_enabled)
 
 

@@ -20,9 +20,9 @@ _EXPORTS: list[str] = []
 
 def _load(name: str):
     if name == "numpy":
-        return importlib.import_module("engine.backend.numpy_backend")
+        return importlib.import_module(".numpy_backend", __name__)
     if name == "pure":
-        return importlib.import_module("engine.backend.pure_backend")
+        return importlib.import_module(".pure_backend", __name__)
     raise ValueError(f"unknown backend {name!r}: expected 'numpy' or 'pure'")
 
 

@@ -9,6 +9,8 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from .parameter import Parameter
 
+# The engine's own package name: `engine` in the repository, `gradplay.engine` when installed.
+_ENGINE = __name__.rpartition(".nn.")[0]
 _TENSOR_TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
 
@@ -26,8 +28,8 @@ def typename(obj) -> str:
         qualname = obj.__class__.__qualname__
     if module in ("", "builtins"):
         return qualname
-    if module == "engine" or module.startswith("engine."):
-        module = "torch" + module[len("engine"):]
+    if module == _ENGINE or module.startswith(_ENGINE + "."):
+        module = "torch" + module[len(_ENGINE):]
     return f"{module}.{qualname}"
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import operator
 
-import engine
-
+from .._engine import engine
 from ..limits import LimitExceeded
 
 # Python builtins a program may call (our own safe versions, see Builtins)

@@ -19,12 +19,7 @@ import operator
 import types
 import warnings
 
-import engine
-from engine import nn
-from engine import observer as _observer
-from engine.autograd import grad_mode as _grad_mode
-from engine.autograd.graph import Node
-
+from .._engine import engine
 from ..limits import (
     Budget,
     LimitExceeded,
@@ -42,6 +37,11 @@ from .operators import BINOPS, COMPARE, INPLACE, PLAIN, UNARY, number_op
 from .parse import Program, parse
 from .policy import MODULE_METHODS, NAMESPACES, SETTABLE_ATTRS, TENSOR_PRIVATE_READABLE, Policy
 from .records import ProgramError, RunResult, Source, Step, WarningRecord
+
+nn = engine.nn
+_observer = engine.observer
+_grad_mode = engine.autograd.grad_mode
+Node = engine.autograd.graph.Node
 
 
 class _Stop(Exception):

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import types
 
-import engine
-from engine import nn, optim
-from engine.autograd.graph import HookHandle, Node
-from engine.dtypes import dtype as DType
-from engine.printing import Size
+from .._engine import engine
+
+nn, optim = engine.nn, engine.optim
+HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
+DType = engine.dtypes.dtype
+Size = engine.printing.Size
 
 # import paths a program may name, and the engine module each one means
 NAMESPACES = {
@@ -68,7 +69,7 @@ def _public_subclasses(module, base) -> set:
 def _engine_functions(module) -> set:
     return {n for n, v in vars(module).items()
             if not n.startswith("_") and isinstance(v, types.FunctionType)
-            and (v.__module__ or "").startswith("engine")}
+            and (v.__module__ or "").startswith(engine.__name__)}
 
 
 class Policy:
