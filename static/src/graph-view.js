@@ -20,7 +20,9 @@ const DETAIL_FONT = 10.5;
 const COMPACT_FONT = 22;
 export const FULL_K = MIN_SCREEN_PX / DETAIL_FONT;
 export const COMPACT_K = MIN_SCREEN_PX / COMPACT_FONT;
-const MAX_FIT = 1.5; // a small graph is not blown up past this
+// A small graph is not blown up past this: the full detail is readable here (FULL_K), and an
+// edit's new node usually fits beside the others without changing the zoom.
+const MAX_FIT = 1.15;
 const CHIP_CELLS = 8;
 
 /** The level of detail at zoom k: "full", "compact" or "dots". */
@@ -852,7 +854,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     cameraFor = null;
   }
 
-  /** Fits the whole graph when any of `ids` lies outside what is on screen (nodes an edit added). */
+  /** Brings the graph into view when any of `ids` lies outside it (nodes an edit added): moved at the same zoom when it fits, else fitted. */
   function ensureVisible(ids) {
     const W = size.w > 1 ? size.w : 800;
     const H = size.h > 1 ? size.h : 500;
@@ -865,7 +867,16 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       const x1 = (p.x + n.w / 2) * view.k + view.x;
       const y1 = (p.y + n.h / 2) * view.k + view.y;
       if (x0 < 0 || y0 < 0 || x1 > W || y1 > H) {
-        fit();
+        // the zoom stays when the whole graph fits at it (the view only moves), else a fit
+        const b = bounds(graph.nodes, pos);
+        const pad = 40;
+        if (b.w * view.k <= W - 2 * pad && b.h * view.k <= H - 2 * pad) {
+          cameraTarget = null;
+          view = { ...view, x: W / 2 - (b.x + b.w / 2) * view.k, y: H / 2 - (b.y + b.h / 2) * view.k };
+          applyView();
+        } else {
+          fit();
+        }
         return;
       }
     }

@@ -6,7 +6,7 @@ const GAP = 18; // the least space kept between a newly placed node and the othe
 const RANKSEP = 96; // horizontal room between columns: enough for an edge's gradient label
 const RANKSEP_TB = 64; // vertical room between rows (a label sits on a vertical edge's middle)
 const NODESEP = 26;
-const MAX_SCALE = 1.5; // the view does not enlarge a graph past this, so neither layout gains there
+const MAX_SCALE = 1.15; // the view does not enlarge a graph past this (graph-view.js MAX_FIT), so neither layout gains there
 
 /** A point, box size or position map with x and y swapped (a top-to-bottom layout is a transposed left-to-right one). */
 const swap = (p) => ({ x: p.y, y: p.x });
