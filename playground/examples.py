@@ -578,8 +578,8 @@ EXAMPLES: tuple[Example, ...] = (
         optimizer update every parameter. Without `optimizer.zero_grad()` each step would add
         to the previous gradients (see "Gradients add up").
 
-        The weights are set by hand so that every run, in the playground and in PyTorch,
-        gives the same numbers (the random initial values differ between the two). The model
+        `torch.manual_seed(0)` fixes the layers' random initial weights, so every run, in the
+        playground and in PyTorch, draws the same ones and prints the same numbers. The model
         learns to add its two inputs; watch the loss fall and each parameter's `.grad` fill,
         get used and be cleared on every pass through the loop.
         """,
@@ -589,12 +589,8 @@ EXAMPLES: tuple[Example, ...] = (
         import torch.optim as optim
         X = torch.tensor([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
         Y = torch.tensor([[0.0], [1.0], [1.0], [2.0]])
+        torch.manual_seed(0)
         model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
-        with torch.no_grad():
-            model[0].weight.copy_(torch.tensor([[0.5, -0.4], [0.3, 0.8], [-0.6, 0.2]]))
-            model[0].bias.copy_(torch.tensor([0.1, -0.1, 0.0]))
-            model[2].weight.copy_(torch.tensor([[0.7, -0.5, 0.4]]))
-            model[2].bias.fill_(0.0)
         loss_fn = nn.MSELoss()
         optimizer = optim.SGD(model.parameters(), lr=0.1)
         for step in range(15):

@@ -86,6 +86,11 @@ CONTRACT = (
     Entry("cos", "unary", "cos(a); cos(inf) = nan"),
     Entry("sinh", "unary", "sinh(a); overflows to +-inf"),
     Entry("cosh", "unary", "cosh(a); overflows to inf"),
+    Entry("log1p", "unary", "log1p(a) = log(1 + a), exact for small a; -1 gives -inf, below "
+          "-1 nan"),
+    Entry("expm1", "unary", "expm1(a) = exp(a) - 1, exact for small a; overflows to inf"),
+    Entry("erf", "unary", "erf(a), the error function, in float64 and rounded once to a's "
+          "float dtype"),
     Entry("tanh", "unary", "tanh(a)"),
     Entry("sigmoid", "unary", "sigmoid(a) = 1 / (1 + exp(-a)) in a's dtype (0 for very "
           "negative a, no warning)"),

@@ -7,6 +7,8 @@ functions with the same meaning, so the engine never needs to know which one it 
 
 from __future__ import annotations
 
+import math as _math
+
 import numpy as np
 
 NAME = "numpy"
@@ -173,6 +175,8 @@ cos = _arr1(np.cos)
 sinh = _arr1(np.sinh)
 cosh = _arr1(np.cosh)
 tanh = _arr1(np.tanh)
+log1p = _arr1(np.log1p)
+expm1 = _arr1(np.expm1)
 sign = _arr1(np.sign)
 maximum = _arr2(np.maximum)
 minimum = _arr2(np.minimum)
@@ -189,6 +193,16 @@ isnan = _arr1(np.isnan)
 @_arr
 def pow(a, b):  # noqa: A001
     return np.power(a, b)
+
+
+_erf_ufunc = np.frompyfunc(_math.erf, 1, 1)
+
+
+@_arr
+def erf(a):
+    # numpy has no erf; _math.erf per element, in float64, rounded once to a's float dtype
+    dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+    return np.asarray(_erf_ufunc(a.astype(np.float64)), dtype=np.float64).astype(dt)
 
 
 @_arr

@@ -692,6 +692,21 @@ def _safe_log(x):
     return _math.log(x)
 
 
+def _safe_log1p(x):
+    if x == -1:
+        return -_INF
+    if x < -1:
+        return _NAN
+    return _math.log1p(x)
+
+
+def _safe_expm1(x):
+    try:
+        return _math.expm1(x)
+    except OverflowError:
+        return _INF
+
+
 def _safe_sqrt(x):
     return _NAN if x < 0 else _math.sqrt(x)
 
@@ -727,6 +742,9 @@ cos = _unary_math(_math.cos, _nan_on_error(_math.cos))
 sinh = _unary_math(_math.sinh, _safe_sinh)
 cosh = _unary_math(_math.cosh, _safe_cosh)
 tanh = _unary_math(_math.tanh, _nan_on_error(_math.tanh))
+log1p = _unary_math(_math.log1p, _safe_log1p)
+expm1 = _unary_math(_math.expm1, _safe_expm1)
+erf = _unary_math(_math.erf, _nan_on_error(_math.erf))
 
 
 def neg(a):

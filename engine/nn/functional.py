@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
+from ..autograd import grad_mode
+from ..autograd.function import apply
 from ..ops import nn_ops, unary
 from ..ops import reduction as _reductions
 from ..ops.helpers import check_broadcast
 from ..ops.linalg import matmul
 from ..tensor import Tensor, warn
+from . import activation_ops as _act
+from . import layer_ops as _layers
+from . import loss_ops as _losses
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -101,6 +108,142 @@ def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     return _reductions.log_softmax(input, dim, dtype=dtype)
 
 
+def _activation(cls, input, *params, inplace=False, inplace_cls=None, op=""):
+    if inplace:
+        from ..ops.inplace import run_inplace
+
+        return run_inplace(input, inplace_cls or cls, (), params, op)
+    return apply(cls, (input,), *params)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _activation(_act.LeakyRelu, input, negative_slope, inplace=inplace,
+                       inplace_cls=_act.LeakyReluInplace, op="leaky_relu_")
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _activation(_act.Elu, input, alpha, 1.0, 1.0, inplace=inplace,
+                       inplace_cls=_act.EluInplace, op="elu_")
+
+
+def selu(input, inplace=False):
+    return _activation(_act.Elu, input, _act.SELU_ALPHA, _act.SELU_SCALE, 1.0, inplace=inplace,
+                       inplace_cls=_act.EluInplace, op="selu_")
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _activation(_act.Celu, input, alpha, 1.0, 1.0 / alpha, inplace=inplace,
+                       inplace_cls=_act.CeluInplace, op="celu_")
+
+
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return apply(_act.Gelu, (input,), approximate)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return apply(_act.Softplus, (input,), beta, threshold)
+
+
+def silu(input, inplace=False):
+    return _activation(_act.Silu, input, inplace=inplace, op="silu_")
+
+
+def mish(input, inplace=False):
+    return _activation(_act.Mish, input, inplace=inplace, op="mish_")
+
+
+def logsigmoid(input):
+    return apply(_act.LogSigmoid, (input,))
+
+
+def hardsigmoid(input, inplace=False):
+    return _activation(_act.Hardsigmoid, input, inplace=inplace, op="hardsigmoid_")
+
+
+def hardswish(input, inplace=False):
+    return _activation(_act.Hardswish, input, inplace=inplace, op="hardswish_")
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def prelu(input, weight):
+    return _act.prelu(input, weight)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is None:
+        return _reductions.softmax(-input, dim)
+    return _reductions.softmax(-input, dim, dtype=dtype)
+
+
+# -- normalization and embedding ---------------------------------------------------------------
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _layers.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    if training:
+        size = tuple(input.shape)
+        per_channel = math.prod(size) // size[1] if len(size) > 1 else 0
+        if per_channel == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {input.size()}")
+    if input.dim() < 2:
+        raise ValueError  # pragma: no cover - the modules check dims first
+    if not training:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+        return _layers.batch_norm_node(input, weight, bias, running_mean, running_var, eps)
+    if running_mean is not None and running_var is not None:
+        mean, var = _layers.batch_stats(input)
+        with grad_mode.no_grad():
+            running_mean.mul_(1 - momentum).add_(mean, alpha=momentum)
+            running_var.mul_(1 - momentum).add_(var, alpha=momentum)
+    return _layers.batch_norm_node(input, weight, bias, None, None, eps)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        n = weight.size(0)
+        if padding_idx > 0:
+            if padding_idx >= n:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -n:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = n + padding_idx
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _layers.embedding(input, weight, padding_idx)
+
+
+def _embedding_renorm_(weight, input, max_norm, norm_type):
+    """torch's embedding_renorm_: rows the input uses whose norm exceeds max_norm are scaled
+    (in place, outside the graph) to max_norm / (norm + 1e-7) of themselves."""
+    rows = sorted(set(B.tolist(B.reshape(input._data, (-1,)))))
+    with grad_mode.no_grad():
+        for r in rows:
+            row = weight[r]
+            norm = float(row.abs().pow(norm_type).sum().item()) ** (1.0 / norm_type)
+            if norm > max_norm:
+                row.mul_(max_norm / (norm + 1e-7))
+
+
 # -- linear ------------------------------------------------------------------------------------
 
 def linear(input, weight, bias=None):
@@ -191,12 +334,38 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         return _cross_entropy_probs(input, target, weight, red, ignore_index, label_smoothing,
                                     class_dim)
     if label_smoothing > 0.0:
-        raise NotImplementedError(
-            "gradplay's cross_entropy supports label_smoothing only with class-probability "
-            "targets"
-        )
+        return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
+                                       label_smoothing, class_dim)
     return _nll_loss_nd(_reductions.log_softmax(input, class_dim), target, weight, red,
                         ignore_index)
+
+
+def _cross_entropy_smoothed(input, target, weight, red, ignore_index, label_smoothing,
+                            class_dim):
+    """torch's cross_entropy_loss_label_smoothing, with the ops torch records."""
+    n_classes = input.shape[class_dim]
+    logp = _reductions.log_softmax(input, class_dim)
+    nll = _nll_loss_nd(logp, target, weight, red, ignore_index)
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        smooth = -(logp * weight.view(*shape)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    _losses.masked_fill_(smooth, ignore_mask, 0.0)
+    if red == "mean":
+        if weight is not None:
+            kept = target[ignore_mask.logical_not()].flatten()
+            ret = smooth.sum() / weight[kept].sum()
+        else:
+            ret = smooth.sum() / ignore_mask.logical_not().sum()
+    elif red == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (_losses.mul_scalar(nll, 1 - label_smoothing)
+            + _losses.mul_scalar(ret, label_smoothing / n_classes))
 
 
 def _cross_entropy_probs(input, target, weight, red, ignore_index, label_smoothing, class_dim):
@@ -220,3 +389,179 @@ def _cross_entropy_probs(input, target, weight, red, ignore_index, label_smoothi
     if red == "sum":
         return -prod.sum()
     return -prod.sum(class_dim)
+
+
+def _size_warning(input, target, stacklevel=3):
+    if tuple(target.shape) != tuple(input.shape):
+        warn(f"Using a target size ({target.size()}) that is different to the input size "
+             f"({input.size()}). This will likely lead to incorrect results due to "
+             "broadcasting. Please ensure they have the same size.", UserWarning,
+             stacklevel=stacklevel)
+
+
+def _reduced(out, red):
+    if red == "mean":
+        return out.mean()
+    if red == "sum":
+        return out.sum()
+    return out
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    input, target = _broadcast(input, target)
+    out = (input - target).abs()
+    if weight is None:
+        return _reduced(out, red)
+    _check_weight_size(weight, input)
+    out = out * weight
+    return out.sum() / weight.sum() if red == "mean" else _reduced(out, red)
+
+
+def _check_weight_size(weight, input):
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+                   beta=1.0):
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    input, target = _broadcast(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return _reduced((input - target).abs(), red)
+    return apply(_losses.SmoothL1Loss, (input, target), red, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    _size_warning(input, target)
+    red = _check_reduction(reduction)
+    input, target = _broadcast(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None:
+        return apply(_losses.HuberLoss, (input, target), red, delta)
+    _check_weight_size(weight, input)
+    out = apply(_losses.HuberLoss, (input, target), "none", delta) * weight
+    return _reduced(out, red)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the "
+                         f"input size ({input.size()}) is deprecated. Please ensure they have "
+                         "the same size.")
+    if weight is not None:
+        shape = tuple(B.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
+        weight = weight.expand(*shape)
+    return apply(_losses.BinaryCrossEntropy, (input, target), weight, red)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return apply(_losses.BinaryCrossEntropyWithLogits, (input, target), weight, pos_weight,
+                 red)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
+           log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    elif reduction == "mean":
+        warn("reduction: 'mean' divides the total loss by both the batch size and the support "
+             "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+             "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+             "major release.", UserWarning, stacklevel=2)
+    red = "sum" if reduction == "batchmean" else _check_reduction(reduction)
+    if log_target:
+        out = target.exp() * (target - input)
+    else:
+        out = _losses.xlogy(target, target) - target * input
+    reduced = _reduced(out, red)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    x1, x2 = _broadcast(x1, x2)
+    n1 = _losses.vector_norm2(x1, dim, True).clone()
+    n2 = _losses.vector_norm2(x2, dim, True).clone()
+    with grad_mode.no_grad():
+        # torch keeps the norms away from 0 outside the graph
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                          reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    tdim = target.dim()
+    if tdim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if tdim == 1 and (input1.dim() != 2 or input2.dim() != 2):
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with "
+                           f"sizes {_dims(input1)} and {_dims(input2)}.")
+    if tdim == 0 and (input1.dim() != 1 or input2.dim() != 1):
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
+                           f"sizes {_dims(input1)} and {_dims(input2)}.")
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(tdim)
+    mag1 = (input1 * input1).sum(tdim) + eps
+    mag2 = (input2 * input2).sum(tdim) + eps
+    denom = (mag1 * mag2).sqrt()
+    cos = prod_sum / denom
+    zeros = _zeros_like(cos)
+    pos = _zeros_like(cos).fill_(1).sub_(cos)
+    neg = _losses.clamp_min_(_losses.sub_scalar(cos, margin), 0.0)
+    out = _where(target == 1, pos, zeros) + _where(target == -1, neg, zeros)
+    return _reduced(out, red)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                        reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _check_reduction(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    out = _losses.clamp_min_(_losses.add_scalar(-target * (input1 - input2), margin), 0.0)
+    return _reduced(out, red)
+
+
+def _dims(t) -> str:
+    return "[" + ", ".join(map(str, t.shape)) + "]"
+
+
+def _zeros_like(t):
+    from ..creation import zeros_like
+
+    return zeros_like(t)
+
+
+def _where(cond, a, b):
+    from ..ops.compare import where
+
+    return where(cond, a, b)

@@ -71,3 +71,16 @@ class Adam(Optimizer):
                 denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
             # param.addcdiv_(exp_avg, denom, value=-step_size)
             param.add_(exp_avg / denom, alpha=-step_size)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (the parameter shrinks by lr * weight_decay before
+    the update), weight_decay 1e-2 by default, as torch's AdamW."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

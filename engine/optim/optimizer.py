@@ -93,6 +93,7 @@ class Optimizer:
         clear_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
+        self._opt_called = True  # read by lr_scheduler's check of the call order
         loss = None
         if closure is not None:
             with grad_mode.enable_grad():

@@ -38,22 +38,34 @@ def unit_f64(data: bytes):
 
 
 def _fma32(a, b, c):
-    """a * b + c rounded once to float32 (the product is exact in float64; the sum may round
-    there, and a second rounding to float32 then errs only when it lands on a float32 midpoint:
-    those elements are nudged toward the sum's exact error)."""
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    c = np.asarray(c, np.float64)
-    s = p + c
-    bb = s - p
-    err = (p - (s - bb)) + (c - bb)
+    """a * b + c rounded once to float32. The product of two float32 values is exact in
+    float64, so only the float64 sum rounds; rounding that to float32 again errs only when the
+    sum lands exactly on a float32 midpoint (its low 29 mantissa bits 1000...0) without being
+    exact. Those elements (and float32 subnormals, whose midpoints lie elsewhere) are redone
+    with the sum's exact error."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    p = np.broadcast_to(np.asarray(a, _F), shape).astype(np.float64) * np.float64(b) \
+        if np.ndim(b) == 0 else np.asarray(a, _F).astype(np.float64) * np.asarray(b, np.float64)
+    p = np.broadcast_to(p, shape)
+    s = p + np.asarray(c, np.float64)
     r = s.astype(_F)
-    back = r.astype(np.float64)
-    off = s - back
-    toward = np.where(off > 0, _F(np.inf), _F(-np.inf)).astype(_F)
-    nxt = np.nextafter(r, toward)
-    mid = (off != 0) & (np.abs(off) * 2 == np.abs(nxt.astype(np.float64) - back)) & (err != 0)
-    if mid.any():
-        r = np.where(mid & ((err > 0) == (off > 0)), nxt, r)
+    odd = ((s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)) | \
+        (np.abs(r) < _F(2.0**-125))
+    idx = np.flatnonzero(odd)
+    if idx.size:
+        ps, ss = p.ravel()[idx], s.ravel()[idx]
+        cs = np.broadcast_to(np.asarray(c, np.float64), shape).ravel()[idx]
+        bb = ss - ps
+        err = (ps - (ss - bb)) + (cs - bb)
+        rs = r.ravel()[idx]
+        back = rs.astype(np.float64)
+        off = ss - back
+        nxt = np.nextafter(rs, np.where(off > 0, _F(np.inf), _F(-np.inf)).astype(_F))
+        half = (off != 0) & (np.abs(off) * 2 == np.abs(nxt.astype(np.float64) - back))
+        fix = half & (err != 0) & ((err > 0) == (off > 0))
+        if fix.any():
+            r = r.copy()
+            r.ravel()[idx[fix]] = nxt[fix]
     return r
 
 
@@ -81,6 +93,8 @@ def _fma64(a, b, c):
 
 def uniform_f32(data: bytes, low: float, high: float):
     lo, hi = _F(low), _F(high)
+    if lo == 0 and hi == 1:
+        return unit_f32(data)  # x * 1 + 0 is x (and x < 1)
     r = _fma32(unit_f32(data), hi - lo, lo)
     return np.where(r == hi, lo, r).astype(_F)
 

@@ -29,9 +29,12 @@ import math
 
 from .. import backend as B
 
+_NUMPY_FROM = 256  # below this many values the list kernels beat numpy's per-call overhead
 
-def kernels():
-    if B.NAME == "numpy":
+
+def kernels(n: int = _NUMPY_FROM):
+    """The kernels for n values: both give the same bits, so the choice is only speed."""
+    if B.NAME == "numpy" and n >= _NUMPY_FROM:
         from . import kernels_numpy as k
     else:
         from . import kernels_pure as k
@@ -39,7 +42,7 @@ def kernels():
 
 
 def uniform(gen, n: int, dtype: str, low: float = 0.0, high: float = 1.0):
-    k = kernels()
+    k = kernels(n)
     if dtype == "float32":
         return k.uniform_f32(gen.words(n), low, high)
     return k.uniform_f64(gen.words(2 * n), low, high)
@@ -68,7 +71,7 @@ def _fma(a: float, b: float, c: float) -> float:
 
 def normal(gen, n: int, dtype: str, mean: float = 0.0, std: float = 1.0,
            contiguous: bool = True):
-    k = kernels()
+    k = kernels(n)
     if n >= 16 and contiguous:
         if dtype == "float32":
             u = k.unit_f32(gen.words(n))
@@ -87,13 +90,13 @@ def normal(gen, n: int, dtype: str, mean: float = 0.0, std: float = 1.0,
 def random_from_to(gen, n: int, low: int, high: int):
     span = high - low
     wide = span >= 1 << 28
-    return kernels().randint_from_words(gen.words(2 * n if wide else n), wide, span, low)
+    return kernels(n).randint_from_words(gen.words(2 * n if wide else n), wide, span, low)
 
 
 def randperm(gen, n: int) -> list:
     perm = list(range(n))
     if n > 1:
-        words = kernels().u32(gen.words(n - 1))
+        words = kernels(n).u32(gen.words(n - 1))
         for i in range(n - 1):
             z = i + int(words[i]) % (n - i)
             perm[i], perm[z] = perm[z], perm[i]
@@ -101,14 +104,14 @@ def randperm(gen, n: int) -> list:
 
 
 def bernoulli_scalar(gen, n: int, p: float):
-    k = kernels()
+    k = kernels(n)
     return k.below(k.unit_f64(gen.words(2 * n)), p)
 
 
 def bernoulli_tensor(gen, probs, p_dtype: str):
     """One draw per probability (probs: plain floats in C order)."""
-    k = kernels()
     n = len(probs)
+    k = kernels(n)
     if p_dtype == "float64":
         u = k.unit_f64(gen.words(2 * n))
     else:
@@ -117,6 +120,6 @@ def bernoulli_tensor(gen, probs, p_dtype: str):
 
 
 def exponential(gen, n: int, lambd: float = 1.0) -> list:
-    words = kernels().u64(gen.words(2 * n))
+    words = kernels(n).u64(gen.words(2 * n))
     return [-1.0 / lambd * math.log1p(-((int(v) & 0x1FFFFFFFFFFFFF) * 1.1102230246251565e-16))
             for v in words]

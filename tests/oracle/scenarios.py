@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import inspect
 
+from tests.oracle import scenarios_nn
+
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
@@ -3517,3 +3519,4 @@ def _collect():
 
 
 SCENARIOS = _collect()
+SCENARIOS.update(scenarios_nn.SCENARIOS)

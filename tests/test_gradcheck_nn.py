@@ -1,0 +1,111 @@
+"""Finite differences in float64 for the nn activations, losses and layers (first and second
+derivatives), with the checker and helpers of tests/test_gradcheck.py; when torch imports, the
+engine's gradients must also equal torch's."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import test_gradcheck as gc
+
+Case = gc.Case
+POS01 = {"lo": 0.05, "hi": 0.95, "avoid": (0.5,), "margin": 0.02}
+
+
+def _F(T):
+    return T.nn.functional
+
+
+def _int(T, values):
+    return T.tensor(values)
+
+
+CASES = [
+    Case("leaky_relu", lambda T, a: _F(T).leaky_relu(a, 0.2), (2, 3)),
+    Case("elu", lambda T, a: _F(T).elu(a, 0.7), (2, 3)),
+    Case("selu", lambda T, a: _F(T).selu(a), (2, 3)),
+    Case("celu", lambda T, a: _F(T).celu(a, 1.5), (2, 3)),
+    Case("gelu", lambda T, a: _F(T).gelu(a), (2, 3), lo=-3.0, hi=3.0),
+    Case("gelu_tanh", lambda T, a: _F(T).gelu(a, approximate="tanh"), (2, 3), lo=-3.0, hi=3.0),
+    Case("softplus", lambda T, a: _F(T).softplus(a, beta=2.0, threshold=3.0), (2, 3),
+         avoid=(0.0, 1.5)),
+    Case("silu", lambda T, a: _F(T).silu(a), (2, 3)),
+    Case("mish", lambda T, a: _F(T).mish(a), (2, 3)),
+    Case("softsign", lambda T, a: _F(T).softsign(a), (2, 3)),
+    Case("logsigmoid", lambda T, a: _F(T).logsigmoid(a), (2, 3)),
+    Case("hardsigmoid", lambda T, a: _F(T).hardsigmoid(a), (2, 3), lo=-4.0, hi=4.0,
+         avoid=(-3.0, 3.0)),
+    Case("hardswish", lambda T, a: _F(T).hardswish(a), (2, 3), lo=-4.0, hi=4.0,
+         avoid=(-3.0, 3.0)),
+    Case("relu6", lambda T, a: _F(T).relu6(a * 4), (2, 3), avoid=(0.0, 1.5)),
+    Case("softmin", lambda T, a: _F(T).softmin(a, dim=1), (2, 3)),
+    Case("prelu", lambda T, a, w: _F(T).prelu(a, w), (2, 3, 2), (3,)),
+    Case("l1_loss", lambda T, a, b: _F(T).l1_loss(a, b), (2, 3), (2, 3)),
+    Case("smooth_l1_loss", lambda T, a, b: _F(T).smooth_l1_loss(a, b, beta=0.5), (2, 3), (2, 3)),
+    Case("huber_loss", lambda T, a, b: _F(T).huber_loss(a, b, reduction="sum", delta=0.7),
+         (2, 3), (2, 3)),
+    Case("bce", lambda T, a, b: _F(T).binary_cross_entropy(a, b, reduction="none"), (2, 3),
+         (2, 3), **POS01),
+    Case("bce_weight", lambda T, a, b: _F(T).binary_cross_entropy(
+        a, b, weight=a.detach() * 0 + 2.0), (3,), (3,), **POS01),
+    Case("bce_with_logits", lambda T, a, b: _F(T).binary_cross_entropy_with_logits(
+        a, b, pos_weight=b.detach() * 0 + 3.0), (2, 3), (2, 3)),
+    Case("kl_div", lambda T, a, b: _F(T).kl_div(a, b, reduction="batchmean"), (2, 3), (2, 3),
+         **POS01),
+    Case("kl_div_log_target", lambda T, a, b: _F(T).kl_div(a, b, reduction="sum",
+                                                           log_target=True), (2, 3), (2, 3)),
+    Case("cosine_similarity", lambda T, a, b: _F(T).cosine_similarity(a, b), (3, 4), (3, 4)),
+    Case("cosine_embedding_loss", lambda T, a, b: _F(T).cosine_embedding_loss(
+        a, b, _int(T, [1, -1, -1]), margin=-0.5), (3, 4), (3, 4)),
+    Case("margin_ranking_loss", lambda T, a, b: _F(T).margin_ranking_loss(
+        a, b, a.detach() * 0 + 1.0, margin=0.1, reduction="none"), (4,), (4,)),
+    Case("cross_entropy_label_smoothing", lambda T, a: _F(T).cross_entropy(
+        a, _int(T, [0, 2, -100]), label_smoothing=0.2), (3, 4)),
+    Case("layer_norm", lambda T, a, w, b: _F(T).layer_norm(a, (3,), w, b), (2, 3), (3,), (3,)),
+    Case("layer_norm_no_affine", lambda T, a: _F(T).layer_norm(a, (2, 3)), (2, 2, 3)),
+    Case("batch_norm_train", lambda T, a, w, b: _F(T).batch_norm(
+        a, None, None, w, b, training=True), (4, 3), (3,), (3,)),
+    Case("batch_norm_eval", lambda T, a, w, b: _F(T).batch_norm(
+        a, a.detach().mean(0) * 0 + 0.5, a.detach().mean(0) * 0 + 2.0, w, b), (4, 3), (3,),
+         (3,)),
+    # padding_idx is the oracle's business: its row gets no gradient by design, so finite
+    # differences would disagree
+    Case("embedding", lambda T, w: _F(T).embedding(_int(T, [[0, 2], [2, 3]]), w), (4, 2)),
+]
+
+IDS = [c.name for c in CASES]
+BY_NAME = {c.name: c for c in CASES}
+# hardsigmoid has no second derivative in torch, and l1_loss's is zero where torch returns an
+# undefined gradient
+SECOND = [n for n in IDS if n not in ("hardsigmoid", "l1_loss")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_first_derivative_matches_finite_differences(case):
+    xs, out, grads = gc._analytic_grads(gc.engine, case)
+    numeric = gc._numeric_grads(lambda flat: gc._loss_value(case, flat), case.flat, case.eps)
+    for i, (g, shape, n) in enumerate(zip(grads, case.shapes, numeric)):
+        gc._assert_close(f"{case.name}: d/d input {i}", n, gc._grad_flat(g, shape), case.tol)
+    if gc.real_torch is not None:
+        _, _, tgrads = gc._analytic_grads(gc.real_torch, case)
+        for i, (g, tg, shape) in enumerate(zip(grads, tgrads, case.shapes)):
+            gc._assert_close(f"{case.name}: engine vs torch, input {i}",
+                             gc._grad_flat(tg, shape), gc._grad_flat(g, shape), (1e-9, 1e-12))
+
+
+@pytest.mark.parametrize("name", SECOND)
+def test_second_derivative_matches_finite_differences(name):
+    case = BY_NAME[name]
+    hvp = gc._second_grads(gc.engine, case)
+    numeric = gc._numeric_grads(lambda flat: gc._first_grad_dot_v(case, flat), case.flat,
+                                case.eps)
+    for i, (g, shape, n) in enumerate(zip(hvp, case.shapes, numeric)):
+        gc._assert_close(f"{name}: second derivative, input {i}", n, gc._grad_flat(g, shape),
+                         (1e-4, 1e-4))
+    if gc.real_torch is not None:
+        thvp = gc._second_grads(gc.real_torch, case)
+        for i, (g, tg, shape) in enumerate(zip(hvp, thvp, case.shapes)):
+            # the engine's double-backward formulas are arranged differently from torch's:
+            # they agree to rounding, not bit for bit
+            gc._assert_close(f"{name}: second derivative, engine vs torch, input {i}",
+                             gc._grad_flat(tg, shape), gc._grad_flat(g, shape), (1e-8, 1e-12))
