@@ -21,7 +21,8 @@ def _grad_fn_classes(cls=Function):
 
 
 def test_every_grad_fn_has_a_chain_rule_text():
-    classes = [AccumulateGrad, *_grad_fn_classes()]
+    # a shared base without a grad_fn name of its own is never a node a learner sees
+    classes = [cls for cls in [AccumulateGrad, *_grad_fn_classes()] if "name_" in cls.__dict__]
     assert len(classes) > 80
     missing = [cls.__name__ for cls in classes if not isinstance(cls.chain_rule, str) or not cls.chain_rule.strip()]
     assert not missing, f"ops without a chain_rule: {missing}"
