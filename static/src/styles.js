@@ -179,10 +179,10 @@ export const CSS = String.raw`
 .gp-node.root .gp-card { stroke: var(--gp-grad); stroke-width: 2; }
 .gp-node.error .gp-card { stroke: var(--gp-error); stroke-width: 2.5; fill: #fdecea; }
 .gp-node.error .gp-glow { fill: var(--gp-error); opacity: 0.18; }
-/* not created yet at this moment: faded. Opacity on a group makes the browser paint the group
-   apart and blend it, over its whole box (a long edge's box is the canvas), at every repaint;
-   on each element it is only a paint's alpha. */
-.gp-node.ghost > * { opacity: 0.2; }
+/* not created yet at this moment: faded. A card fades as one group (its box is small); an edge
+   fades its stroke only: a group's opacity is painted apart and blended over the group's whole
+   box, which for a long edge is the whole canvas, at every repaint. */
+.gp-node.ghost { opacity: 0.2; }
 .gp-node.dragging { cursor: grabbing; }
 .gp-flash { animation: gp-text-flash 1.1s ease-out; }
 @keyframes gp-text-flash { 0% { fill: var(--gp-run); } 35% { fill: var(--gp-grad); } 100% { } }
