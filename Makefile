@@ -16,7 +16,7 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[app,test,e2e]"
+	$(BIN)/python -m pip install --quiet -e ".[app,test,e2e,notebook]"
 	touch $(STAMP)
 
 # The UI's npm packages (esbuild, the graph layout, the code editor, Pyodide), from the lock file.
@@ -53,7 +53,7 @@ chromium:
 # Unit tests run twice: on the numpy backend and on the pure-Python one the browser uses; then
 # the UI's own tests and its lint (ESLint, Prettier), then the end-to-end tests in Chromium against both hosts.
 test: site chromium
-	$(BIN)/ruff check engine playground tests scripts bench e2e
+	$(BIN)/ruff check engine playground tests scripts bench e2e setup.py
 	$(PYTEST) tests
 	GRADPLAY_BACKEND=pure $(PYTEST) tests
 	node --test static/test/

@@ -51,7 +51,8 @@ def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    # Debian's Chromium: `playwright install` cannot download a browser here (tech.md).
+    # Debian's Chromium: `playwright install` downloads a browser from a CDN, which an offline
+    # build cannot reach.
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
 
 

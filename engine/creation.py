@@ -85,6 +85,8 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     dt = dtype or _infer(data)
     if dt is int64 or dt is bool_:
         data = _truncate(_plain(data), dt)
+        if dt is int64:
+            _check_int64(data, "Overflow when unpacking long long", ValueError)
     return _leaf(B.array(_plain(data), dt.name), dt, requires_grad, "tensor")
 
 
@@ -92,8 +94,19 @@ def _truncate(x, dt):
     if isinstance(x, list):
         return [_truncate(i, dt) for i in x]
     if dt is int64 and isinstance(x, float):
+        if not -2**63 <= x < 2**63:
+            raise RuntimeError("value cannot be converted to type int64 without overflow")
         return int(x)
     return x
+
+
+def _check_int64(x, message: str, error=RuntimeError) -> None:
+    """torch's error for a Python int outside int64 (numpy's would be an OverflowError)."""
+    if isinstance(x, list):
+        for i in x:
+            _check_int64(i, message, error)
+    elif isinstance(x, int) and not isinstance(x, bool) and not -2**63 <= x < 2**63:
+        raise error(message)
 
 
 def as_tensor(data, dtype=None):
@@ -141,11 +154,15 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     if dtype is None:
         dtype = bool_ if isinstance(fill_value, bool) else (
             int64 if isinstance(fill_value, int) else float32)
+    if dtype is int64:
+        _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
     return _leaf(B.full(_size((size,)), fill_value, dtype.name), dtype, requires_grad, "full")
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     dt = dtype or input._dtype
+    if dt is int64:
+        _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
     return _leaf(B.full(B.shape(input._data), fill_value, dt.name), dt, requires_grad,
                  "full_like")
 

@@ -12,6 +12,23 @@ BACKWARD_TWICE = (
     "calling backward."
 )
 IMPLICIT_GRAD_SCALAR = "grad can be implicitly created only for scalar outputs"
+BOOL_SUB_MIXED = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+SAVED_DETACHED = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
+    "is not supported, please use out-of-place `.detach()` instead"
+)
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+INDEX_PUT_EXPANDED = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+    "tensor"
+)
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 LEAF_VIEW_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."

@@ -55,11 +55,15 @@ class Tensor:
     _wrapped = False  # a Python number turned into a tensor for an operation
     _view_chain = None  # for a view: the (op, args) steps that make it from its base
     _output_nr = 0  # which output of its grad_fn this is (unbind's node has several)
-    # torch's CreationMeta of a view that may not be changed in place: "multi" (an output of a
-    # function that returns several views, or a view of one), "no_grad" (made with grad mode
-    # off); None for any other tensor. `_view_version` is its version when it was made.
+    # torch's CreationMeta of a view: "default" (made with grad mode on: its grad_fn is made
+    # again from its base's history when the base or another view of it changed in place),
+    # "multi" (an output of a function that returns several views, or a view of one) and
+    # "no_grad" (made with grad mode off), which may not be changed in place; None for a
+    # tensor that is not a view. `_view_version` is the version its grad_fn was made at.
     _creation = None
     _view_version = 0
+    _views = None  # views of this tensor made while it did not require grad (a WeakSet)
+    _detached = False  # detach_() cut its history
 
     # -- construction (internal; users call engine.tensor and the factories) ------------------
     @classmethod
@@ -97,6 +101,8 @@ class Tensor:
         shape = B.shape(self._data)
         if dim is None:
             return Size(shape)
+        if not shape:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[_wrap_dim(dim, len(shape))]
 
     def dim(self) -> int:
@@ -171,10 +177,15 @@ class Tensor:
 
     def _check_view(self) -> None:
         """torch reads a view's grad_fn only after checking that neither the view nor its base
-        changed since it was made; for the views that may not be changed in place (see
+        changed in place since the grad_fn was made. If one did, an ordinary view gets a new
+        grad_fn (AsStridedBackward0 over the base's current history, so the gradient is that
+        of the view's values now); for the views that may not be changed in place (see
         `_creation`) a change is an error, raised wherever the grad_fn is needed."""
-        if self._vc[0] != self._view_version and (self._grad_fn is not None
-                                                   or self._base._requires_grad):
+        if self._vc[0] == self._view_version:
+            return
+        if self._creation == "default":
+            _ops.inplace.regenerate_view_grad_fn(self)
+        elif self._grad_fn is not None or self._base._requires_grad:
             raise RuntimeError(errors.view_inplace(self, self._grad_fn, indirect=True))
 
     @property
@@ -276,6 +287,8 @@ class Tensor:
                 "be called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
+        if self._grad_fn is not None:
+            self._detached = True  # a graph that saved it as an input refuses it (graph.py)
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -335,13 +348,14 @@ class Tensor:
 
     # -- printing -----------------------------------------------------------------------------
     def __repr__(self) -> str:
-        fn = self._grad_fn
-        name = fn.class_name() if fn is not None else None
+        invalid = False
         if self._creation is not None:
             try:
                 self._check_view()
             except RuntimeError:
-                name = "Invalid"  # torch prints this where reading grad_fn would raise
+                invalid = True  # torch prints "Invalid" where reading grad_fn would raise
+        fn = self._grad_fn
+        name = "Invalid" if invalid else fn.class_name() if fn is not None else None
         return format_tensor(
             B.tolist(self._data),
             B.shape(self._data),

@@ -9,11 +9,10 @@ __version__ = "0.1.0"
 from .limits import Limits, default_limits
 from .program import Interpreter, Program, ProgramError, RunResult, Step, parse, run
 from .session import FORMAT_VERSION as TIMELINE_VERSION
-from .session import Trace, run_program, trace
+from .session import run_program
 from .share import ShareError, decode, encode
 
 __all__ = [
-    "__version__", "Interpreter", "Limits", "Program", "ProgramError", "RunResult", "ShareError", "Step",
-    "TIMELINE_VERSION", "Trace", "decode", "default_limits", "encode", "parse", "run",
-    "run_program", "trace",
+    "__version__", "Interpreter", "Limits", "Program", "ProgramError", "RunResult", "ShareError",
+    "Step", "TIMELINE_VERSION", "decode", "default_limits", "encode", "parse", "run", "run_program",
 ]

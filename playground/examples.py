@@ -5,14 +5,15 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_ID", "EXAMPLES", "Example", "get"]
+__all__ = ["DEFAULT_ID", "EXAMPLES", "OLD_IDS", "Example", "get"]
 
 
 @dataclass(frozen=True)
 class Example:
     """One gallery entry. `program` runs in the playground and, unchanged, in real PyTorch;
-    `seed` names the seed document it comes from; `torch_differs` marks a seed claim that real
-    PyTorch contradicts (the explanation says what the seed claims and what really happens);
+    The examples tagged "tutorial" run what PyTorch tutorials commonly teach; when a tutorial's
+    claim is not what PyTorch does, `claim` states it in a line, `torch_differs` is true, and the
+    explanation says what really happens;
     `expect_error` is the exception type the program deliberately ends in."""
 
     id: str
@@ -20,7 +21,7 @@ class Example:
     summary: str
     explanation: str
     program: str
-    seed: str | None = None
+    claim: str | None = None
     torch_differs: bool = False
     expect_error: str | None = None
     tags: tuple[str, ...] = ()
@@ -41,8 +42,8 @@ def _lines(*parts: str) -> str:
     return "".join(_text(p) for p in parts)
 
 
-# the seed's linear model with fixed weights (shared by the seed 003 examples)
-_SEED_LINEAR = """
+# the tutorial's linear model with fixed weights (shared by the nn.Linear examples below)
+_TUTORIAL_LINEAR = """
     linear = nn.Linear(1, 1)
     with torch.no_grad():
         linear.weight.fill_(0.5)
@@ -53,9 +54,9 @@ _SEED_LINEAR = """
 """
 
 EXAMPLES: tuple[Example, ...] = (
-    # -- the seed documents, in order ------------------------------------------------------------
+    # -- what tutorials teach, in their order ----------------------------------------------------
     _example(
-        "seed-square", "x.grad after z = 2 * x**2",
+        "tutorial-square", "x.grad after z = 2 * x**2",
         "The chain rule by hand and by backward(): x.grad is 8.",
         """
         `y = x**2` and `z = 2*y` build a two-node graph: `PowBackward0` feeds `MulBackward0`.
@@ -73,10 +74,10 @@ EXAMPLES: tuple[Example, ...] = (
         z.backward()
         print(x.grad)
         """,
-        seed="000", tags=("seed", "basics"),
+        tags=("tutorial", "basics"),
     ),
     _example(
-        "seed-two-variables", "Two leaves, two gradients",
+        "tutorial-two-variables", "Two leaves, two gradients",
         "Each leaf gets its own partial derivative: 4 for x, 27 for y.",
         """
         `z = x**2 + y**3` depends on two leaves. One backward pass fills both `.grad`s with
@@ -94,16 +95,16 @@ EXAMPLES: tuple[Example, ...] = (
         print(x.grad)
         print(y.grad)
         """,
-        seed="000", tags=("seed", "basics"),
+        tags=("tutorial", "basics"),
     ),
     _example(
-        "seed-torch-gradient-exists", "torch.gradient does exist",
-        "The seed expects an AttributeError; torch.gradient is a real function.",
+        "tutorial-torch-gradient-exists", "torch.gradient does exist",
+        "Tutorials expect an AttributeError; torch.gradient is a real function.",
         """
-        Seed 000 claims that `torch.gradient` raises `AttributeError` because the `torch`
+        A common tutorial claims that `torch.gradient` raises `AttributeError` because the `torch`
         module has no such attribute. In real PyTorch it exists: it estimates derivatives of
         sampled values with finite differences (central differences inside, one-sided at the
-        ends) and returns a tuple with one tensor per dimension. The seed wrapped the access in
+        ends) and returns a tuple with one tensor per dimension. The tutorial wrapped the access in
         `try`/`except`; the playground has no `try`, so this is straight-line code that simply
         calls it.
 
@@ -120,10 +121,11 @@ EXAMPLES: tuple[Example, ...] = (
         y.backward()
         print(x.grad)
         """,
-        seed="000", torch_differs=True, tags=("seed", "rewritten"),
+        claim="torch.gradient raises AttributeError",
+        torch_differs=True, tags=("tutorial", "rewritten"),
     ),
     _example(
-        "seed-grad-none-until-backward", ".grad is None until backward",
+        "tutorial-grad-none-until-backward", ".grad is None until backward",
         "A fresh leaf has no gradient; backward() fills it; zero_() clears it in place.",
         """
         A tensor created with `requires_grad=True` starts with `x.grad` equal to `None`, not
@@ -143,10 +145,10 @@ EXAMPLES: tuple[Example, ...] = (
         x.grad.zero_()
         print(x.grad)
         """,
-        seed="001", tags=("seed", "basics", "zeroing"),
+        tags=("tutorial", "basics", "zeroing"),
     ),
     _example(
-        "seed-backward-with-gradient", "backward() on a vector needs a gradient",
+        "tutorial-backward-with-gradient", "backward() on a vector needs a gradient",
         "A non-scalar output takes the vector of weights to start from.",
         """
         `y = x * 2` has two elements, so there is no single number to differentiate.
@@ -168,10 +170,10 @@ EXAMPLES: tuple[Example, ...] = (
         y.backward(torch.tensor([1.0, 0.1]))
         print(x.grad)
         """,
-        seed="001", tags=("seed", "basics"),
+        tags=("tutorial", "basics"),
     ),
     _example(
-        "seed-retain-grad", "retain_grad() on an intermediate tensor",
+        "tutorial-retain-grad", "retain_grad() on an intermediate tensor",
         "Non-leaf tensors keep a gradient only when asked to.",
         """
         `y = x * x` is not a leaf: it was made by an operation. Its gradient is computed during
@@ -192,19 +194,19 @@ EXAMPLES: tuple[Example, ...] = (
         print(x.grad)
         print(y.is_leaf, y.retains_grad)
         """,
-        seed="001", tags=("seed", "retain_grad"),
+        tags=("tutorial", "retain_grad"),
     ),
     _example(
-        "seed-leaf-inplace-error", "x += 1 on a leaf always fails",
+        "tutorial-leaf-inplace-error", "x += 1 on a leaf always fails",
         "An in-place change to a leaf that requires grad is a RuntimeError, every time.",
         """
-        Seed 001 claims that `x += 1` on a tensor that requires grad "can cause" errors or
+        A common tutorial claims that `x += 1` on a tensor that requires grad "can cause" errors or
         wrong gradients. In real PyTorch it is not a matter of chance: an in-place operation on
         a leaf that requires grad always raises `RuntimeError: a leaf Variable that requires
         grad is being used in an in-place operation.`
 
         The program first does the out-of-place version, `x2 = x + 1`, which records an
-        `AddBackward0` node and gives x.grad = 2(x + 1) = 6. The last line is the seed's
+        `AddBackward0` node and gives x.grad = 2(x + 1) = 6. The last line is the tutorial's
         `x += 1`, and the run stops there. To really change a leaf's value, do it inside
         `with torch.no_grad():`.
         """,
@@ -217,16 +219,17 @@ EXAMPLES: tuple[Example, ...] = (
         print(x.grad)
         x += 1
         """,
-        seed="001", torch_differs=True, expect_error="RuntimeError",
-        tags=("seed", "inplace", "error"),
+        claim="x += 1 on a leaf that requires grad can cause errors",
+        torch_differs=True, expect_error="RuntimeError",
+        tags=("tutorial", "inplace", "error"),
     ),
     _example(
-        "seed-grad-prints-a-tensor", "dy/dx of y = w * x + b",
+        "tutorial-grad-prints-a-tensor", "dy/dx of y = w * x + b",
         "The gradients are 3, 2 and 1, and print as tensors, not bare numbers.",
         """
-        Seed 002 claims that printing the gradients of `y = w * x + b` shows bare numbers such
-        as `3.0`. In real PyTorch each `.grad` is a 0-dimensional tensor, so printing it shows
-        `tensor(3.)`; `.item()` turns it into the Python number `3.0`. The seed's f-strings are
+        A common tutorial claims that printing the gradients of `y = w * x + b` shows bare
+        numbers such as `3.0`. In real PyTorch each `.grad` is a 0-dimensional tensor, so printing it shows
+        `tensor(3.)`; `.item()` turns it into the Python number `3.0`. The tutorial's f-strings are
         rewritten as separate `print` arguments (the playground has no f-strings).
 
         The values themselves are right: dy/dx = w = 3, dy/dw = x = 2, dy/db = 1. `z` was made
@@ -246,13 +249,14 @@ EXAMPLES: tuple[Example, ...] = (
         print("Gradient for tensor z (requires_grad=False):", z.grad)
         print("As a Python number:", x.grad.item())
         """,
-        seed="002", torch_differs=True, tags=("seed", "basics", "rewritten"),
+        claim="printing a gradient shows a bare number such as 3.0",
+        torch_differs=True, tags=("tutorial", "basics", "rewritten"),
     ),
     _example(
-        "seed-linear-sgd-step", "One SGD step on nn.Linear",
+        "tutorial-linear-sgd-step", "One SGD step on nn.Linear",
         "Loss, backward, optimizer.step(), optimizer.zero_grad() on a 1-to-1 linear layer.",
         """
-        The seed defines a `SimpleLinear` module class around one `nn.Linear(1, 1)`; classes
+        The tutorial defines a `SimpleLinear` module class around one `nn.Linear(1, 1)`; classes
         are not part of the playground language, so this is the same model written as
         straight-line code, with the layer itself. Its weight and bias are set to 0.5 and 0
         so that the numbers are the same everywhere (random initial values differ between
@@ -268,7 +272,7 @@ EXAMPLES: tuple[Example, ...] = (
         import torch
         import torch.nn as nn
         import torch.optim as optim
-        """, _SEED_LINEAR, """
+        """, _TUTORIAL_LINEAR, """
         optimizer = optim.SGD(linear.parameters(), lr=0.01)
         output = linear(input_data)
         loss = criterion(output, target_data)
@@ -280,25 +284,25 @@ EXAMPLES: tuple[Example, ...] = (
         optimizer.zero_grad()
         print(linear.weight.grad)
         """),
-        seed="003", tags=("seed", "nn", "optim", "rewritten"),
+        tags=("tutorial", "nn", "optim", "rewritten"),
     ),
     _example(
-        "seed-times-two-keeps-graph", "output * 2.0 stays in the graph",
+        "tutorial-times-two-keeps-graph", "output * 2.0 stays in the graph",
         "Multiplying by a number records MulBackward0; the weight still gets its gradient.",
         """
-        Seed 003 claims that `output = intermediate_tensor * 2.0` "detaches" the result from
-        the graph, so that the linear layer's weight gets no gradient and reading it fails. In
+        A common tutorial claims that `output = intermediate_tensor * 2.0` "detaches" the
+        result from the graph, so that the linear layer's weight gets no gradient and reading it fails. In
         real PyTorch the multiplication is recorded like any other operation: the result's
         `grad_fn` is `MulBackward0` and the weight's gradient arrives as usual.
 
-        The seed's module class and its `try`/`except` are rewritten as straight-line code.
+        The tutorial's module class and its `try`/`except` are rewritten as straight-line code.
         With weight 0.5 and bias 0 the output is 2 * 1 = 2, the loss (2 - 5)^2 = 9, and
         dloss/dweight = 2(2 - 5) * 2 * 2 = -24.
         """,
         _lines("""
         import torch
         import torch.nn as nn
-        """, _SEED_LINEAR, """
+        """, _TUTORIAL_LINEAR, """
         intermediate_tensor = linear(input_data)
         output = intermediate_tensor * 2.0
         print(output.grad_fn.name())
@@ -306,13 +310,14 @@ EXAMPLES: tuple[Example, ...] = (
         loss.backward()
         print("Gradient of linear weight:", linear.weight.grad)
         """),
-        seed="003", torch_differs=True, tags=("seed", "nn", "rewritten"),
+        claim="output = t * 2.0 detaches the result from the graph",
+        torch_differs=True, tags=("tutorial", "nn", "rewritten"),
     ),
     _example(
-        "seed-inplace-times-two-keeps-graph", "*= 2.0 on a layer's output still works",
+        "tutorial-inplace-times-two-keeps-graph", "*= 2.0 on a layer's output still works",
         "The in-place multiply bumps the version and becomes the grad_fn; gradients flow.",
         """
-        Seed 003 claims that `intermediate_tensor *= 2.0` on the output of a linear layer
+        A common tutorial claims that `intermediate_tensor *= 2.0` on the output of a linear layer
         stops every gradient. In real PyTorch it does not here: the in-place multiply records a
         `MulBackward0` node that becomes the tensor's new `grad_fn`, and the version counter
         `_version` goes from 0 to 1.
@@ -320,13 +325,13 @@ EXAMPLES: tuple[Example, ...] = (
         An in-place change only breaks backward when a node saved the old value to compute its
         gradient. `AddmmBackward0` (the linear layer) saved its inputs, not its output, and
         multiplying by a number needs no saved value, so nothing is lost: the weight gets
-        -24, exactly as with the out-of-place `* 2.0`. The seed's class and `try`/`except`
+        -24, exactly as with the out-of-place `* 2.0`. The tutorial's class and `try`/`except`
         are rewritten as straight-line code.
         """,
         _lines("""
         import torch
         import torch.nn as nn
-        """, _SEED_LINEAR, """
+        """, _TUTORIAL_LINEAR, """
         intermediate_tensor = linear(input_data)
         print(intermediate_tensor._version, intermediate_tensor.grad_fn.name())
         intermediate_tensor *= 2.0
@@ -335,13 +340,14 @@ EXAMPLES: tuple[Example, ...] = (
         loss.backward()
         print("Gradient of linear weight:", linear.weight.grad)
         """),
-        seed="003", torch_differs=True, tags=("seed", "nn", "inplace", "rewritten"),
+        claim="t *= 2.0 on a layer's output stops every gradient",
+        torch_differs=True, tags=("tutorial", "nn", "inplace", "rewritten"),
     ),
     _example(
-        "seed-requires-grad-false", "backward() with nothing to differentiate",
+        "tutorial-requires-grad-false", "backward() with nothing to differentiate",
         "Without requires_grad there is no graph, and backward() raises.",
         """
-        Seed 004 claims that with `requires_grad=False` the code runs and `x.grad` prints
+        A common tutorial claims that with `requires_grad=False` the code runs and `x.grad` prints
         `None`. In real PyTorch it never gets that far: `z` has no `grad_fn` because no input
         required grad, so `z.backward()` raises `RuntimeError: element 0 of tensors does not
         require grad and does not have a grad_fn`.
@@ -358,13 +364,14 @@ EXAMPLES: tuple[Example, ...] = (
         print(z.requires_grad, z.grad_fn)
         z.backward()
         """,
-        seed="004", torch_differs=True, expect_error="RuntimeError", tags=("seed", "error"),
+        claim="with requires_grad=False, backward() runs and x.grad prints None",
+        torch_differs=True, expect_error="RuntimeError", tags=("tutorial", "error"),
     ),
     _example(
-        "seed-no-grad-block", "A result made under no_grad has no graph",
+        "tutorial-no-grad-block", "A result made under no_grad has no graph",
         "Inside torch.no_grad() nothing is recorded, so backward() from there raises.",
         """
-        Seed 004 claims that after computing `z` inside `with torch.no_grad():`, calling
+        A common tutorial claims that after computing `z` inside `with torch.no_grad():`, calling
         `z.backward()` leaves `x.grad` as `None`. In real PyTorch the call itself fails:
         `z` was made while recording was off, has no `grad_fn` and does not require grad, so
         backward raises `RuntimeError: element 0 of tensors does not require grad and does not
@@ -382,21 +389,22 @@ EXAMPLES: tuple[Example, ...] = (
         print(y.requires_grad, z.requires_grad)
         z.backward()
         """,
-        seed="004", torch_differs=True, expect_error="RuntimeError",
-        tags=("seed", "no_grad", "error"),
+        claim="backward() from a result made under no_grad leaves x.grad None",
+        torch_differs=True, expect_error="RuntimeError",
+        tags=("tutorial", "no_grad", "error"),
     ),
     _example(
-        "seed-non-scalar-backward", "backward() on a vector without a gradient",
+        "tutorial-non-scalar-backward", "backward() on a vector without a gradient",
         "Only a single-element output can start backward on its own.",
         """
-        Seed 004 claims that its "corrected" code, which calls `z.backward()` on the
-        three-element `z = y * y`, prints `tensor([4., 8., 12.])`. In real PyTorch it raises `RuntimeError: grad
-        can be implicitly created only for scalar outputs`: for a vector, backward needs to be
-        told how to weight its elements.
+        A common tutorial claims that its "corrected" code, which calls `z.backward()` on the
+        three-element `z = y * y`, prints `tensor([4., 8., 12.])`. In real PyTorch it
+        raises `RuntimeError: grad can be implicitly created only for scalar outputs`: for a
+        vector, backward needs to be told how to weight its elements.
 
         The usual fix is to reduce first, `z.sum().backward()`, or to pass the weights,
         `z.backward(torch.ones(3))`. Either gives x.grad = 2(x + 2) = [6., 8., 10.], not the
-        seed's numbers.
+        tutorial's numbers.
         """,
         """
         import torch
@@ -406,18 +414,19 @@ EXAMPLES: tuple[Example, ...] = (
         print(z)
         z.backward()
         """,
-        seed="004", torch_differs=True, expect_error="RuntimeError", tags=("seed", "error"),
+        claim="backward() on a three-element z prints tensor([4., 8., 12.])",
+        torch_differs=True, expect_error="RuntimeError", tags=("tutorial", "error"),
     ),
     _example(
-        "seed-clone-add-inplace", "clone() then add_() keeps the gradient",
+        "tutorial-clone-add-inplace", "clone() then add_() keeps the gradient",
         "An in-place add on a clone is recorded; x.grad comes out [6, 8, 10].",
         """
-        Seed 004 claims that `y = x.clone(); y.add_(2)` probably disturbs the gradient and
+        A common tutorial claims that `y = x.clone(); y.add_(2)` probably disturbs the gradient and
         `x.grad` comes out `None` or wrong. In real PyTorch it works: `clone()` records
         `CloneBackward0`, the in-place add is recorded as `AddBackward0` on top of it (the
         version counter of `y` goes to 1), and nothing needed the old value of `y`.
 
-        The seed's `z = y * y` is a vector, so its `z.backward()` would fail; with
+        The tutorial's `z = y * y` is a vector, so its `z.backward()` would fail; with
         `z = (y * y).sum()` the gradient is 2(x + 2) = [6., 8., 10.], exactly what the
         out-of-place `y = x + 2` gives.
         """,
@@ -431,7 +440,8 @@ EXAMPLES: tuple[Example, ...] = (
         z.backward()
         print(x.grad)
         """,
-        seed="004", torch_differs=True, tags=("seed", "inplace"),
+        claim="y = x.clone(); y.add_(2) breaks the gradient of x",
+        torch_differs=True, tags=("tutorial", "inplace"),
     ),
     # -- the rules of .grad -----------------------------------------------------------------------
     _example(
@@ -758,14 +768,19 @@ EXAMPLES: tuple[Example, ...] = (
     ),
 )
 
-DEFAULT_ID = "seed-square"
+DEFAULT_ID = "tutorial-square"
 
 _BY_ID = {e.id: e for e in EXAMPLES}
+# Earlier ids, so that links and bookmarks made with them still open their example: the
+# tutorial examples were first named "seed-..." (after the tutorial documents they came from).
+OLD_IDS = {"seed-" + e.id.removeprefix("tutorial-"): e.id for e in EXAMPLES
+           if e.id.startswith("tutorial-")}
 
 
 def get(id: str) -> Example:  # noqa: A002
-    """The example with this id; KeyError (naming the known ids) if there is none."""
+    """The example with this id (or an earlier id of it, OLD_IDS); KeyError (naming the known
+    ids) if there is none."""
     try:
-        return _BY_ID[id]
+        return _BY_ID[OLD_IDS.get(id, id)]
     except KeyError:
         raise KeyError(f"no gallery example {id!r}; known ids: {', '.join(_BY_ID)}") from None

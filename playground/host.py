@@ -24,7 +24,7 @@ from .share import ShareError, decode, encode
 
 __all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "handle_json"]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: examples carry `claim` (a tutorial's claim) instead of `seed`
 # A request carries at most a program (capped by Limits.max_program_chars) plus a small intent;
 # anything much larger is not a request the UI makes.
 MAX_REQUEST_CHARS = 4 * Limits().max_program_chars + 10_000
@@ -59,7 +59,7 @@ def _chain_rules() -> dict:
 
 
 def _example_meta(ex) -> dict:
-    return {"id": ex.id, "title": ex.title, "summary": ex.summary, "seed": ex.seed,
+    return {"id": ex.id, "title": ex.title, "summary": ex.summary, "claim": ex.claim,
             "torch_differs": ex.torch_differs, "expect_error": ex.expect_error,
             "tags": list(ex.tags)}
 

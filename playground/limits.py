@@ -26,6 +26,7 @@ class Limits:
     max_statements: int = 1_000  # statements written in the program
     max_depth: int = 100  # nesting depth of the syntax tree
     max_executed: int = 100_000  # statements executed (a loop body counts every time)
+    max_call_depth: int = 40  # nested calls of the program's own functions (recursion)
     max_loop_iterations: int = 10_000  # the bound of one `for ... in range(N)`
     max_seconds: float = 5.0  # wall time of one run
     max_tensor_elements: int = 1_000_000  # elements of one tensor

@@ -3,17 +3,20 @@
     python scripts/build_site.py [--out site] [--bundle static/dist/site.js]
 
 The site folder holds the host page (static/site/), the UI bundle (made by `node
-static/build.mjs`), the worker, Pyodide core (copied from node_modules/pyodide), engine/ and
-playground/ as plain Python files in one zip, BokehJS (from the installed bokeh package) and a
-manifest, build.json. Every URL in it is relative, so it can be served under any sub-path.
-Standard library only.
+static/build.mjs`), the worker, Pyodide core (copied from node_modules/pyodide), the modules of
+engine/ and playground/ the worker imports in one zip (compiled to bytecode by Pyodide's own
+CPython, run under Node.js: scripts/compile_site_python.mjs; `--sources` ships the .py files),
+BokehJS (from the installed bokeh package) and a manifest, build.json. Every URL in it is
+relative, so it can be served under any sub-path. Standard library only (and Node.js).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -24,10 +27,11 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+COMPILER = Path(__file__).resolve().parent / "compile_site_python.mjs"
 MANIFEST_FORMAT = 1
 
-# Pyodide core: only what loadPyodide fetches (tech.md). The asm module is .mjs in current
-# releases and was .js before; whichever pyodide.mjs names is copied.
+# Pyodide core: only the files loadPyodide fetches (it requests nothing else). The asm module is
+# .mjs in current releases and was .js before; whichever pyodide.mjs names is copied.
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
 BOKEH_FILES = ["bokeh.min.js", "bokeh-api.min.js"]
@@ -109,8 +113,94 @@ def find_pyodide(folder: Path) -> tuple[list[str], str, dict]:
     return files, version, info
 
 
-def python_sources(root: Path) -> tuple[list[tuple[str, Path]], list[str]]:
-    """(zip name, file) for every file py.zip carries, sorted; and what was left out."""
+# What the worker imports (static/site/worker.js): the site ships this module and everything it
+# imports, at module level or inside a function, and no other module of the two packages.
+WORKER_ENTRY = "playground.host"
+
+
+def _module_file(root: Path, name: str) -> Path | None:
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(root: Path, name: str, path: Path) -> tuple[set[str], set[str]]:
+    """(modules of our packages that `name` may import, anywhere in it; other top-level
+    packages it imports unconditionally at module level)."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def absolute(module: str | None, level: int) -> str:
+        if not level:
+            return module or ""
+        anchor = package.split(".")
+        anchor = anchor[:len(anchor) - (level - 1)]
+        return ".".join(anchor + ([module] if module else []))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = absolute(node.module, node.level)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # maybe submodules
+        elif (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
+              and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+              and node.args):
+            # importlib.import_module("x") / import_module(".x", __name__): every string the
+            # first argument may be (the engine picks its backend, the playground its engine)
+            relative_to = name if len(node.args) > 1 else ""
+            for const in ast.walk(node.args[0]):
+                if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                    text = const.value
+                    if text.startswith(".") and relative_to:
+                        dots = len(text) - len(text.lstrip("."))
+                        parts = relative_to.split(".")
+                        text = ".".join(parts[:len(parts) - dots + 1] + [text.lstrip(".")])
+                    found.add(text)
+    required = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            required.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            required.add(node.module.split(".")[0])
+    ours = {m for m in found if m.split(".")[0] in PY_PACKAGES}
+    return ours, required - set(PY_PACKAGES) - set(sys.stdlib_module_names) - {"__future__"}
+
+
+def worker_modules(root: Path, entry: str = WORKER_ENTRY) -> tuple[list[str], list[str]]:
+    """The modules of engine/ and playground/ the worker can import, starting from `entry`
+    (sorted); and the ones left out because they import a package Pyodide core does not have
+    (numpy, panel), which the worker therefore never imports."""
+    todo, seen, shipped, left_out = [entry], set(), set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # parents run first
+        path = _module_file(root, name)
+        if path is None:
+            continue  # an attribute imported with `from x import name`, not a module
+        ours, foreign = _imports(root, name, path)
+        if foreign:
+            left_out.add(name)
+            continue
+        shipped.add(name)
+        todo.extend(ours)
+    return sorted(shipped), sorted(left_out)
+
+
+def python_sources(root: Path, entry: str = WORKER_ENTRY
+                   ) -> tuple[list[tuple[str, Path]], list[str]]:
+    """(zip name, file) for every file py.zip carries, sorted: the worker's modules and the data
+    files of their packages; and what was left out."""
+    modules, _ = worker_modules(root, entry)
+    wanted = {_module_file(root, m).relative_to(root).as_posix() for m in modules}
     entries, skipped = [], []
     for package, suffixes in PY_PACKAGES.items():
         base = root / package
@@ -122,11 +212,38 @@ def python_sources(root: Path) -> tuple[list[tuple[str, Path]], list[str]]:
                 continue
             if any(part.startswith(".") for part in rel.parts):
                 continue
-            if path.suffix in suffixes:
+            if path.suffix == ".py" and rel.as_posix() not in wanted:
+                skipped.append(rel.as_posix())
+            elif path.suffix in suffixes:
                 entries.append((rel.as_posix(), path))
             elif path.suffix not in (".pyc", ".pyo"):
                 skipped.append(rel.as_posix())
     return entries, skipped
+
+
+def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print) -> tuple[bytes, dict]:
+    """py.zip with every module compiled for Pyodide's CPython, by Pyodide itself under Node.js
+    (scripts/compile_site_python.mjs), which also tries the result as the worker does."""
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("Node.js is not on PATH: it runs Pyodide to compile the site's Python "
+                         "for Pyodide's CPython (or pass --sources to ship the .py files)")
+    with tempfile.TemporaryDirectory() as tmp:
+        sources, compiled = Path(tmp, "sources.zip"), Path(tmp, "compiled.zip")
+        sources.write_bytes(zip_bytes)
+        done = subprocess.run([node, str(COMPILER), str(pyodide_dir.resolve()), str(sources),
+                               str(compiled)], capture_output=True, text=True, timeout=600)
+        if done.returncode != 0 or not compiled.is_file():
+            raise BuildError("compiling the site's Python with Pyodide failed:\n"
+                             + (done.stderr or done.stdout).strip()[-3000:])
+        summary = json.loads(done.stdout.strip().splitlines()[-1])
+        tried = summary.get("tried", {})
+        if (tried.get("hello"), tried.get("run"), tried.get("ok")) != ("hello", "result", True):
+            raise BuildError(f"the compiled Python did not answer as the worker needs: {tried}")
+        if tried.get("imported_from_source"):
+            raise BuildError("modules imported from source, not bytecode: "
+                             + ", ".join(tried["imported_from_source"]))
+        return compiled.read_bytes(), summary
 
 
 def make_zip(entries: list[tuple[str, Path]]) -> bytes:
@@ -150,11 +267,18 @@ def _fill(template: str, values: dict[str, str], name: str) -> str:
 
 
 def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = None,
-          root: Path = ROOT, log=print) -> dict:
-    """Build the site into `out` (replaced as a whole); return the manifest."""
+          root: Path = ROOT, log=print, bytecode: bool = True) -> dict:
+    """Build the site into `out` (replaced as a whole); return the manifest. With `bytecode`
+    py.zip holds the worker's modules compiled for Pyodide's CPython, else their sources."""
     if not bundle.is_file():
         raise BuildError(f"the UI bundle {bundle} is missing: run `node static/build.mjs` "
                          "(after `npm install`) first, or pass --bundle PATH")
+    out = out.resolve()
+    if out in (root.resolve(), Path(out.anchor)) or root.resolve().is_relative_to(out):
+        raise BuildError(f"refusing to build into {out}")
+    if out.exists() and any(out.iterdir()) and not (out / "build.json").is_file():
+        raise BuildError(f"{out} exists and is not a built site (no build.json): "
+                         "choose another --out or remove it")
     page_dir = root / "static" / "site"
     for name in ("index.html", "worker.js", "page.css"):
         if not (page_dir / name).is_file():
@@ -162,13 +286,18 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
     pyodide_files, pyodide_version, lock_info = find_pyodide(pyodide_dir)
     bokeh_folder, bokeh_version = find_bokeh(bokeh_dir)
     entries, skipped = python_sources(root)
+    py_zip, compiled = make_zip(entries), None
+    if bytecode:
+        py_zip, compiled = compile_bytecode(py_zip, pyodide_dir, log)
+    with zipfile.ZipFile(io.BytesIO(py_zip)) as zf:
+        python_files = zf.namelist()
 
     # Everything but index.html, keyed by its path in the site.
     files: dict[str, bytes] = {
         "site.js": bundle.read_bytes(),
         "worker.js": (page_dir / "worker.js").read_bytes(),
         "page.css": (page_dir / "page.css").read_bytes(),
-        "py.zip": make_zip(entries),
+        "py.zip": py_zip,
         ".nojekyll": b"",  # GitHub Pages: serve the folder as it is
     }
     # esbuild writes the CSS a bundle imports next to it, with the same stem.
@@ -205,18 +334,16 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
                      "bokeh": bokeh_version},
         "git": _git_commit(root),
         "entry": "index.html",
-        "python_files": [name for name, _ in entries],
+        "python_files": python_files,
+        # py.zip's modules: compiled by Pyodide's CPython (its version and bytecode magic), or
+        # None when the sources are shipped (--sources)
+        "bytecode": None if compiled is None else {"python": compiled["python"],
+                                                    "magic": compiled["magic"]},
         "files": [{"path": path, "bytes": len(files[path]), "sha256": _sha256(files[path])}
                   for path in sorted(files)],
         "total_bytes": sum(len(data) for data in files.values()),
     }
 
-    out = out.resolve()
-    if out in (root.resolve(), Path(out.anchor)) or root.resolve().is_relative_to(out):
-        raise BuildError(f"refusing to build into {out}")
-    if out.exists() and any(out.iterdir()) and not (out / "build.json").is_file():
-        raise BuildError(f"{out} exists and is not a built site (no build.json): "
-                         "choose another --out or remove it")
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
@@ -234,7 +361,8 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         raise
 
     if skipped:
-        log("build_site: left out of py.zip (not source or data): " + ", ".join(skipped))
+        log("build_site: left out of py.zip (not imported by the worker, or not source or "
+            "data): " + ", ".join(skipped))
     log(f"build_site: {out} ({manifest['total_bytes'] / 1e6:.1f} MB, {len(files) + 1} files; "
         f"pyodide {pyodide_version}, bokeh {bokeh_version}, build {build_id})")
     return manifest
@@ -251,11 +379,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bokeh", type=Path, default=None,
                         help="a folder with bokeh.min.js and bokeh-api.min.js (default: the "
                              "installed bokeh package's)")
+    parser.add_argument("--sources", action="store_true",
+                        help="ship the Python sources instead of compiling them to bytecode "
+                             "(compiling runs Pyodide under Node.js)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
         build(args.out, args.bundle, args.pyodide, args.bokeh,
-              log=(lambda *a: None) if args.quiet else print)
+              log=(lambda *a: None) if args.quiet else print, bytecode=not args.sources)
     except BuildError as e:
         print(f"build_site: {e}", file=sys.stderr)
         return 1

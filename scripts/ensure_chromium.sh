@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Make sure Debian's Chromium is installed for the end-to-end tests (`playwright install` cannot
-# download a browser here; tech.md). Installs it with apt when it is missing.
+# Make sure Debian's Chromium is installed for the end-to-end tests (`playwright install` downloads
+# a browser from a CDN, which an offline build cannot reach). Installs it with apt when missing.
 set -euo pipefail
 CHROMIUM="${GRADPLAY_CHROMIUM:-/usr/lib/chromium/chromium}"
 if [ -x "$CHROMIUM" ]; then

@@ -392,6 +392,14 @@ def test_is_array_and_to_numpy_match_numpy():
     assert isinstance(N.to_numpy(na), np.ndarray)
 
 
+def test_overlaps_matches_numpy_for_expanded_views():
+    for shape, to in [((1, 3), (2, 3)), ((3,), (2, 3)), ((1, 1), (1, 1)), ((2, 1), (2, 4))]:
+        pa, na = P.zeros(shape, "float32"), N.zeros(shape, "float32")
+        assert P.overlaps(P.expand(pa, to)) == N.overlaps(N.expand(na, to))
+        assert P.overlaps(pa) == N.overlaps(na) is False
+    assert P.overlaps(P.expand(P.zeros((3,), "float32"), (2, 3))) is True
+
+
 def test_ragged_array_raises_value_error_like_numpy():
     both(lambda: P.array([[1, 2], [3]], "float32"), lambda: N.array([[1, 2], [3]], "float32"))
     with pytest.raises(ValueError):

@@ -12,6 +12,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from live_torch import real_torch
 
 from engine.ops.registry import PALETTE
 from playground import run_program
@@ -24,11 +25,6 @@ from playground.edits import (
     bound_names,
     dependents,
 )
-
-try:
-    import torch as real_torch
-except ImportError:  # the engine's own run is then the only check of values
-    real_torch = None
 
 _LINES = re.compile(r"\r\n|\r|\n")
 
@@ -88,7 +84,7 @@ def grads_match_torch(program: str, names) -> None:
             assert flat(data(got[name]["grad"])) == expected, name
 
 
-SEED = prog("""
+SQUARE = prog("""
     import torch
     x = torch.tensor([2.0], requires_grad=True)
     y = x**2
@@ -117,7 +113,7 @@ def apply(program: str, **intent) -> EditResult:
 
 # == add_leaf =====================================================================================
 
-def test_seed_program_built_from_intents_gives_torchs_grad():
+def test_square_program_built_from_intents_gives_torchs_grad():
     p = ""
     for intent in [
         {"op": "add_leaf", "name": "x", "value": "[2.0]", "requires_grad": True},
@@ -243,7 +239,7 @@ def test_add_leaf_refuses_what_is_not_a_literal(value):
 ])
 def test_new_names_are_checked(name, why):
     with pytest.raises(EditError) as e:
-        apply(SEED, op="add_leaf", value="1.0", requires_grad=False, name=name)
+        apply(SQUARE, op="add_leaf", value="1.0", requires_grad=False, name=name)
     assert e.value.field == "name" and why in e.value.message
 
 
@@ -280,9 +276,9 @@ def test_every_palette_entry_writes_code_that_runs_like_torch(entry):
 
 
 def test_add_op_goes_after_the_last_binding_of_its_inputs():
-    r = apply(SEED, op="add_op", op_name="mul", inputs=["x", "y"])
+    r = apply(SQUARE, op="add_op", op_name="mul", inputs=["x", "y"])
     assert lines(r.program)[3] == "a = x * y" and r.changed_lines == [4]
-    assert without(r.program, r.changed_lines) == lines(SEED)
+    assert without(r.program, r.changed_lines) == lines(SQUARE)
 
 
 def test_add_op_after_a_loop_goes_after_the_whole_loop():
@@ -299,7 +295,7 @@ def test_add_op_after_a_loop_goes_after_the_whole_loop():
 
 
 def test_add_op_writes_negative_numbers_in_parentheses():
-    r = apply(SEED, op="add_op", op_name="sub", inputs=["y", -1.5])
+    r = apply(SQUARE, op="add_op", op_name="sub", inputs=["y", -1.5])
     assert "a = y - (-1.5)" in lines(r.program)
     run_ok(r.program)
 
@@ -322,7 +318,7 @@ def test_add_op_writes_negative_numbers_in_parentheses():
 ])
 def test_add_op_refuses_bad_intents(intent, field):
     with pytest.raises(EditError) as e:
-        apply_edit(SEED, {"op": "add_op", **intent})
+        apply_edit(SQUARE, {"op": "add_op", **intent})
     assert e.value.field == field
 
 
@@ -363,10 +359,10 @@ def test_set_value_picks_the_binding_on_the_given_line():
 
 def test_set_value_refuses_ints_on_a_leaf_that_requires_grad_and_non_leaves():
     with pytest.raises(EditError) as e:
-        apply(SEED, op="set_value", target="x", value="[3]")
+        apply(SQUARE, op="set_value", target="x", value="[3]")
     assert "write [3.0]" in e.value.message
     with pytest.raises(EditError) as e:
-        apply(SEED, op="set_value", target="y", value="[3.0]")
+        apply(SQUARE, op="set_value", target="y", value="[3.0]")
     assert e.value.field == "target" and "y = x**2" in e.value.message
 
 
@@ -396,8 +392,8 @@ def test_set_requires_grad_on_a_parameter_spells_out_only_false():
 
 
 def test_set_requires_grad_that_is_already_so_changes_nothing():
-    r = apply(SEED, op="set_requires_grad", target="x", value=True)
-    assert r.program == SEED and r.changed_lines == [] and "already" in r.info
+    r = apply(SQUARE, op="set_requires_grad", target="x", value=True)
+    assert r.program == SQUARE and r.changed_lines == [] and "already" in r.info
 
 
 @pytest.mark.parametrize("before", ["x = torch.tensor([1, 2])", "x = torch.arange(3)",
@@ -428,7 +424,7 @@ def test_rename_changes_names_only_not_strings_comments_or_keywords():
 ])
 def test_rename_refuses_collisions_and_unknown_names(target, new_name, field):
     with pytest.raises(EditError) as e:
-        apply(SEED, op="rename", target=target, new_name=new_name)
+        apply(SQUARE, op="rename", target=target, new_name=new_name)
     assert e.value.field == field
 
 
@@ -436,17 +432,17 @@ def test_rename_refuses_collisions_and_unknown_names(target, new_name, field):
 
 def test_delete_without_cascade_lists_the_dependents():
     with pytest.raises(EditError) as e:
-        apply(SEED, op="delete", target="y")
+        apply(SQUARE, op="delete", target="y")
     assert e.value.dependents == [("z", 4, "z = 2*y"), (None, 5, "z.backward()")]
     assert "z = 2*y (line 4) uses y" in e.value.message
     assert "z.backward() (line 5) uses z" in e.value.message
-    assert dependents(SEED, "y") == e.value.dependents
-    assert dependents(SEED, "x") == [("y", 3, "y = x**2"), ("z", 4, "z = 2*y"),
+    assert dependents(SQUARE, "y") == e.value.dependents
+    assert dependents(SQUARE, "x") == [("y", 3, "y = x**2"), ("z", 4, "z = 2*y"),
                                      (None, 5, "z.backward()"), (None, 6, "print(x.grad)")]
 
 
 def test_delete_with_cascade_removes_what_depends_on_it():
-    r = apply(SEED, op="delete", target="y", cascade=True)
+    r = apply(SQUARE, op="delete", target="y", cascade=True)
     assert r.program == "import torch\nx = torch.tensor([2.0], requires_grad=True)\nprint(x.grad)\n"
     assert r.info == ("removed y = x**2 (line 3) and what used it: z = 2*y (line 4), "
                       "z.backward() (line 5)")
@@ -503,6 +499,54 @@ def test_delete_keeps_statements_after_a_kept_rebinding():
     assert r.program == "import torch\nw = torch.zeros(1)\nprint(w)\n"
 
 
+def test_delete_follows_a_chain_of_uses_around_a_loop_for_as_many_turns_as_it_needs():
+    # on the third turn `a` reads the `b` that `b = c * 1` made from the `c` made from y
+    p = prog("""
+        import torch
+        y = torch.ones(1)
+        a = b = c = torch.zeros(1)
+        for i in range(3):
+            a = b * 1
+            b = c * 1
+            c = y * 1
+        print(a)
+    """)
+    assert [line for _n, line, _t in dependents(p, "y")] == [5, 6, 7, 8]
+
+
+def _nested_loops(depth: int, uses: str) -> str:
+    lines = ["import torch", "x = torch.ones(1)", "y = x * 2"]
+    for d in range(depth):
+        lines.append("    " * d + f"for i{d} in range(1):")
+        lines.append("    " * (d + 1) + f"w{d} = {uses} + {d}")
+    lines.append("print(x)")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("uses", ["x", "y"])
+def test_delete_reads_each_statement_a_bounded_number_of_times_whatever_the_loop_depth(
+        monkeypatch, uses):
+    # loops that stay were read twice per level (2**depth readings of the innermost);
+    # loops that go were walked again by every enclosing loop's second reading (depth**2)
+    import playground.edits.delete as delete_module
+
+    calls = []
+    for name in ("stmt_loads", "stmt_stores"):
+        real = getattr(delete_module, name)
+        monkeypatch.setattr(delete_module, name,
+                            lambda s, real=real: calls.append(s) or real(s))
+    for depth in (20, 40):
+        calls.clear()
+        p = _nested_loops(depth, uses)
+        r = apply(p, op="delete", target="y", cascade=True)
+        if uses == "y":  # every w_d used y, so each loop was left empty and went with it
+            assert r.program == "import torch\nx = torch.ones(1)\nprint(x)\n"
+        else:
+            assert r.program == p.replace("y = x * 2\n", "")
+        statements = 3 + 2 * depth + 1
+        assert len(calls) <= 8 * statements, (depth, len(calls))
+
+
 def test_delete_refuses_loop_variables_and_imports():
     p = "import torch\nfor i in range(2):\n    print(i)\n"
     with pytest.raises(EditError, match="loop variable"):
@@ -522,15 +566,15 @@ def test_backward_appends_with_gradient_and_retain_graph():
 
 
 def test_backward_keeps_windows_line_endings():
-    p = SEED.replace("\n", "\r\n")
+    p = SQUARE.replace("\n", "\r\n")
     r = apply(p, op="backward", target="z", retain_graph=False)
     assert r.program == p + "z.backward()\r\n"
 
 
 def test_retain_grad_goes_right_after_the_binding():
-    r = apply(SEED, op="retain_grad", target="y")
+    r = apply(SQUARE, op="retain_grad", target="y")
     assert lines(r.program)[3] == "y.retain_grad()" and r.changed_lines == [4]
-    assert without(r.program, r.changed_lines) == lines(SEED)
+    assert without(r.program, r.changed_lines) == lines(SQUARE)
     got = tensors(run_ok(r.program))
     assert got["y"]["retains_grad"] is True
     grads_match_torch(r.program, ["x", "y"])
@@ -550,7 +594,7 @@ def test_retain_grad_inside_a_loop_and_on_a_shared_line():
 
 
 def test_detach_adds_a_new_name_after_the_binding():
-    r = apply(SEED, op="detach", target="y")
+    r = apply(SQUARE, op="detach", target="y")
     assert lines(r.program)[3] == "y_d = y.detach()" and r.name == "y_d"
     got = tensors(run_ok(r.program))
     assert got["y_d"]["requires_grad"] is False
@@ -566,8 +610,8 @@ def test_detach_adds_a_new_name_after_the_binding():
     ({"op": "inplace", "target": "z", "method": "zero_"}, "z.zero_()"),
 ])
 def test_appended_statements_run_like_torch(intent, line):
-    r = apply_edit(SEED, intent)
-    assert r.program == SEED + line + "\n" and r.changed_lines == [7]
+    r = apply_edit(SQUARE, intent)
+    assert r.program == SQUARE + line + "\n" and r.changed_lines == [7]
     grads_match_torch(r.program, ["x"])
 
 
@@ -578,7 +622,7 @@ def test_appended_statements_run_like_torch(intent, line):
 ])
 def test_inplace_checks_its_arguments(method, args):
     with pytest.raises(EditError) as e:
-        apply(SEED, op="inplace", target="x", method=method, args=args)
+        apply(SQUARE, op="inplace", target="x", method=method, args=args)
     assert e.value.field in ("args", "method")
 
 
@@ -642,8 +686,8 @@ def test_no_grad_refuses_ranges_that_cut_statements(start, end, why):
     {"op": "no_grad", "start_line": 6, "end_line": 6},
 ])
 def test_untouched_tensors_keep_their_ids(intent):
-    old = run_program(SEED)
-    new = run_program(apply_edit(SEED, intent).program, previous=old)
+    old = run_program(SQUARE)
+    new = run_program(apply_edit(SQUARE, intent).program, previous=old)
     assert new["ok"]
     before = {n: t["id"] for n, t in tensors(old).items()}
     after = {n: t["id"] for n, t in tensors(new).items()}
@@ -669,20 +713,20 @@ def test_untouched_tensors_keep_their_ids(intent):
 ])
 def test_malformed_intents_raise_edit_error_naming_the_field(intent, field):
     with pytest.raises(EditError) as e:
-        apply_edit(SEED, intent)
+        apply_edit(SQUARE, intent)
     assert e.value.field == field and isinstance(e.value, ValueError)
     assert json.dumps(e.value.to_dict())
 
 
 def test_a_program_that_does_not_parse_is_refused_with_its_line():
     with pytest.raises(EditError, match="fix the syntax error on line 4 first"):
-        apply_edit(SEED.replace("z = 2*y", "z = 2*(y"), {"op": "backward", "target": "z"})
+        apply_edit(SQUARE.replace("z = 2*y", "z = 2*(y"), {"op": "backward", "target": "z"})
     with pytest.raises(EditError):
         apply_edit(None, {"op": "backward", "target": "z"})
 
 
 def test_versioned_intents_and_result_json():
-    r = apply_edit(SEED, {"op": "retain_grad", "target": "y", "version": EDIT_VERSION})
+    r = apply_edit(SQUARE, {"op": "retain_grad", "target": "y", "version": EDIT_VERSION})
     assert json.loads(json.dumps(r.to_dict()))["changed_lines"] == [4]
 
 
@@ -714,7 +758,7 @@ LOOPY = prog("""
     s = x.sum()
     s.backward()
 """)
-PROGRAMS = [SEED, MESSY, LOOPY, "", "# only a comment", SEED.replace("\n", "\r\n"),
+PROGRAMS = [SQUARE, MESSY, LOOPY, "", "# only a comment", SQUARE.replace("\n", "\r\n"),
             "import torch\nx = (", "x = 1\n\x00"]
 NAME_POOL = ["x", "y", "z", "w", "b", "v", "s", "i", "torch", "nn", "nope", "", "1a", "é", "_p",
              "class", "print", "a b", "x" * 70]

@@ -22,21 +22,6 @@ from engine.autograd import engine as autograd_engine
 from engine.autograd.function import Function
 from engine.observer import Observer, observe
 
-try:
-    import torch as real_torch
-
-    if not real_torch.__version__.startswith("2.13."):
-        real_torch = None
-except ImportError:
-    real_torch = None
-
-MODULES = [engine] + ([real_torch] if real_torch is not None else [])
-
-
-@pytest.fixture(params=MODULES, ids=lambda m: "torch" if m is real_torch else "engine")
-def T(request):
-    return request.param
-
 
 def values(*shape, seed=1.0):
     """Deterministic, varied, non-zero values of a shape, as nested lists."""

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from live_torch import real_torch as _real_torch
 
 from playground import decode, encode, run_program
-from playground.examples import DEFAULT_ID, EXAMPLES, Example, get
+from playground.examples import DEFAULT_ID, EXAMPLES, OLD_IDS, Example, get
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "playground" / "timeline_schema.json").read_text())
@@ -37,11 +38,6 @@ def _load_recorder():
 
 
 RECORDER = _load_recorder()
-
-try:
-    import torch as _real_torch  # noqa: F401 - only whether it imports matters
-except ImportError:  # real torch is optional; the fixture is the oracle
-    _real_torch = None
 
 
 @functools.cache
@@ -146,7 +142,7 @@ def test_fixture_records_exactly_the_gallery():
 def test_ids_are_unique_slugs_and_the_default_comes_first():
     assert len(set(IDS)) == len(IDS) >= 18
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in IDS)
-    assert IDS[0] == DEFAULT_ID == "seed-square"
+    assert IDS[0] == DEFAULT_ID == "tutorial-square"
     default = get(DEFAULT_ID)
     assert "y = x**2\nz = 2*y\nz.backward()\n" in default.program
     assert FIXTURE["examples"][DEFAULT_ID]["tensors"]["x"]["grad"] == [8.0]
@@ -174,45 +170,53 @@ def test_texts_are_well_formed(ex):
     assert 2 <= len(paragraphs) <= 4 and all(p.strip() == p and p for p in paragraphs)
     assert ex.explanation.count("`") % 2 == 0  # code spans are closed
     assert ex.program.startswith("import torch\n") and ex.program.endswith("\n")
-    assert ex.seed is None or re.fullmatch(r"\d{3}", ex.seed)
+    assert ex.claim is None or (ex.claim and "\n" not in ex.claim)
     assert ex.expect_error in (None, "RuntimeError")
     assert isinstance(ex.tags, tuple) and all(isinstance(t, str) for t in ex.tags)
     if "rewritten" in ex.tags:
         assert "straight-line" in ex.explanation or "rewritten" in ex.explanation
 
 
-def test_every_seed_has_examples_and_torch_differs_says_what_the_seed_claimed():
-    assert {ex.seed for ex in EXAMPLES} >= {"000", "001", "002", "003", "004"}
+def test_torch_differs_states_the_tutorial_claim_and_what_pytorch_does():
+    assert sum(ex.torch_differs for ex in EXAMPLES) >= 6
     for ex in EXAMPLES:
         words = " ".join(ex.explanation.split())  # the text is wrapped at any space
         if ex.torch_differs:
-            assert ex.seed is not None, ex.id
-            assert f"Seed {ex.seed} claims" in words, ex.id
+            assert ex.claim is not None and "tutorial" in ex.tags, ex.id
+            assert "A common tutorial claims that" in words, ex.id
             assert "In real PyTorch" in words, ex.id
         else:
-            assert "claims" not in words, ex.id
+            assert ex.claim is None and "claims" not in words, ex.id
 
 
-def test_each_claim_of_the_design_table_has_a_torch_differs_example():
-    # docs: /work/shared/notes/design.md, "Seed claims checked against real PyTorch"
+def test_earlier_example_ids_still_open_their_example():
+    # the tutorial examples were first named seed-...; links made then must keep working
+    assert get("seed-square") is get("tutorial-square")
+    assert get("seed-clone-add-inplace") is get("tutorial-clone-add-inplace")
+    assert len(OLD_IDS) == sum(ex.id.startswith("tutorial-") for ex in EXAMPLES) >= 15
+    assert not set(OLD_IDS) & set(IDS)
+
+
+def test_each_claim_of_the_semantics_table_has_a_torch_differs_example():
+    # docs/semantics.md, "Where common tutorials are wrong": each claim and what torch does
     claims = {
-        "seed-torch-gradient-exists": "000",       # torch.gradient exists
-        "seed-non-scalar-backward": "004",         # non-scalar backward raises
-        "seed-clone-add-inplace": "004",           # clone + add_ keeps the gradient
-        "seed-times-two-keeps-graph": "003",       # * 2.0 does not detach
-        "seed-inplace-times-two-keeps-graph": "003",  # *= 2.0 does not stop gradients
-        "seed-leaf-inplace-error": "001",          # x += 1 on a leaf always raises
+        "tutorial-torch-gradient-exists": "torch.gradient",  # it exists
+        "tutorial-non-scalar-backward": "backward()",  # non-scalar backward raises
+        "tutorial-clone-add-inplace": "clone()",  # clone + add_ keeps the gradient
+        "tutorial-times-two-keeps-graph": "* 2.0",  # does not detach
+        "tutorial-inplace-times-two-keeps-graph": "*= 2.0",  # does not stop gradients
+        "tutorial-leaf-inplace-error": "x += 1",  # on a leaf always raises
     }
-    for example_id, seed in claims.items():
+    for example_id, words in claims.items():
         ex = get(example_id)
-        assert ex.torch_differs and ex.seed == seed, example_id
+        assert ex.torch_differs and words in ex.claim, example_id
     outcomes = {i: FIXTURE["examples"][i] for i in claims}
-    assert outcomes["seed-torch-gradient-exists"]["error"] is None
-    assert outcomes["seed-non-scalar-backward"]["error"]["type"] == "RuntimeError"
-    assert outcomes["seed-clone-add-inplace"]["tensors"]["x"]["grad"] == [6.0, 8.0, 10.0]
-    for i in ("seed-times-two-keeps-graph", "seed-inplace-times-two-keeps-graph"):
+    assert outcomes["tutorial-torch-gradient-exists"]["error"] is None
+    assert outcomes["tutorial-non-scalar-backward"]["error"]["type"] == "RuntimeError"
+    assert outcomes["tutorial-clone-add-inplace"]["tensors"]["x"]["grad"] == [6.0, 8.0, 10.0]
+    for i in ("tutorial-times-two-keeps-graph", "tutorial-inplace-times-two-keeps-graph"):
         assert outcomes[i]["tensors"]["linear.weight"]["grad"] == [[-24.0]]
-    assert "in-place" in outcomes["seed-leaf-inplace-error"]["error"]["message"]
+    assert "in-place" in outcomes["tutorial-leaf-inplace-error"]["error"]["message"]
 
 
 def test_the_required_lessons_are_in_the_gallery():
@@ -223,7 +227,7 @@ def test_the_required_lessons_are_in_the_gallery():
                                   "optimizer.zero_grad()"))
     assert FIXTURE["examples"]["accumulate-and-zero"]["console"].startswith(
         "tensor([8.])\ntensor([16.])\n")
-    assert "retain_grad()" in programs["seed-retain-grad"]
+    assert "retain_grad()" in programs["tutorial-retain-grad"]
     assert "create_graph=True" in programs["second-derivative"]
     assert "register_hook(F.hardtanh)" in programs["hook-clip"]
     assert "optim.SGD" in programs["mlp-sgd"] and "zero_grad()" in programs["mlp-sgd"]

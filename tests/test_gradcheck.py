@@ -14,13 +14,9 @@ import random
 import zlib
 
 import pytest
+from live_torch import real_torch
 
 import engine
-
-try:
-    import torch as real_torch
-except ImportError:  # the finite differences are the oracle; torch is an extra check
-    real_torch = None
 
 EPS = 1e-6
 RTOL = 1e-5

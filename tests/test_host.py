@@ -69,6 +69,15 @@ def test_bad_edit_is_an_edit_error_and_keeps_state():
     assert host.program == SEED
 
 
+def test_an_examples_earlier_id_opens_it_and_examples_carry_the_tutorial_claim():
+    r = Host().handle({"type": "example", "id": 1, "example": "seed-clone-add-inplace"})
+    assert r["type"] == "result" and r["example"]["id"] == "tutorial-clone-add-inplace"
+    assert "clone()" in r["example"]["claim"] and r["example"]["torch_differs"]
+    hello = Host().handle({"type": "hello", "id": 2})
+    for meta in hello["examples"]:
+        assert "seed" not in meta and (meta["claim"] is None) == (not meta["torch_differs"])
+
+
 def test_example_and_open_round_trip():
     host = Host()
     ex = examples.get(examples.DEFAULT_ID)

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 
 import pytest
+from live_torch import real_torch
 
 import engine
 
@@ -23,14 +24,6 @@ FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "kinks.json").read_text())["
 _spec = importlib.util.spec_from_file_location("record_kinks", ROOT / "scripts" / "record_kinks.py")
 RECORDER = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(RECORDER)
-
-try:
-    import torch as real_torch
-
-    if not real_torch.__version__.startswith("2.13."):
-        real_torch = None
-except ImportError:
-    real_torch = None
 
 
 def _same(expected, got, path="") -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from live_torch import real_torch as _real_torch
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -26,11 +27,6 @@ from tests.oracle.scenarios import SCENARIOS  # noqa: E402
 FIXTURES_PATH = ROOT / "tests" / "oracle" / "fixtures.json"
 FIXTURES = json.loads(FIXTURES_PATH.read_text())
 NAMES = sorted(FIXTURES["scenarios"])
-
-try:
-    import torch as _real_torch
-except ImportError:  # real torch is optional; the fixtures are the oracle
-    _real_torch = None
 
 # (rtol, atol) per dtype; integer and bool dtypes compare exactly.
 FLOAT_TOLERANCES = {

@@ -17,22 +17,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from live_torch import real_torch
 
 from engine.printing import Size, format_parameter, format_tensor
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = json.loads((ROOT / "tests" / "fixtures" / "printing.json").read_text())
 CASES = FIXTURE["cases"]
-
-try:  # the reference implementation, only when it is the pinned version
-    import torch as real_torch
-
-    if not real_torch.__version__.startswith("2.13."):
-        real_torch = None
-except ImportError:
-    real_torch = None
 
 
 def _load_recorder():
@@ -203,15 +196,24 @@ def _check_without_oracle(text, shape, dtype, flat, grad):
             tol = Decimal("5.0001e-5") * abs(exact) if sci else Decimal("5.0001e-5")
             assert abs(parsed - exact) <= tol, (token, value)
             assert token.startswith("-") == (math.copysign(1, value) < 0)
-    # rows are wrapped so that the elements fit in 80 columns; only the closing
-    # brackets and comma may stick out (or a single over-wide element)
+    # rows are wrapped so that the elements fit in 80 columns; only the closing brackets and comma
+    # may stick out (or a single over-wide element). torch measures an element's width without
+    # the sign of a negative zero (-0.0 < 0 is false), so each -0 may stick out by one more.
     lines = text.split("\n")
-    assert all(len(line) <= 80 + len(shape) or line.count(",") <= 1 for line in lines[:-1])
+    assert all(len(line) - _negative_zeros(line) <= 80 + len(shape) or line.count(",") <= 1
+               for line in lines[:-1])
+
+
+def _negative_zeros(line: str) -> int:
+    return sum(1 for token in _NUMBER.findall(line) if token.startswith("-") and float(token) == 0)
 
 
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(tensors())
+# negative zeros, which torch's row wrapping counts one character narrower than they print
+@example(((6,), "float32", [0.0, 0.0, 0.0, 100000008.0, -0.0, -0.0], "leaf"))
+@example(((20,), "float32", [-0.0] * 20, None))
 def test_random_tensors(spec):
     shape, dtype, flat, grad = spec
     grad_fn = {None: None, "leaf": None, "mul1": "MulBackward0", "clone": "CloneBackward0",

@@ -31,8 +31,9 @@ HOSTILE = [
     ("module_dict", T + "d = torch.__dict__\n", "not_allowed"),
     ("print_self", "p = print.__self__\n", "not_allowed"),
     ("format_string_walk", "s = '{0.__class__.__mro__}'.format(1)\n", "not_allowed"),
-    ("percent_format", "s = '%s' % (1,)\n", "not_allowed"),
-    ("format_width_bomb", "s = format(1, '1000000000d')\n", "not_allowed"),
+    ("percent_format_width", "s = '%1000000000d' % 1\n", "limit"),
+    ("percent_format_star", "s = '%*d' % (1000000000, 1)\n", "limit"),
+    ("format_width_bomb", "s = format(1, '1000000000d')\n", "limit"),
     ("backend_numpy", T + "np = torch.backend.numpy_backend.np\n", "not_allowed"),
     ("engine_internals", T + "e = torch.autograd.engine\n", "not_allowed"),
     ("observer_module", T + "o = torch.observer\n", "not_allowed"),
@@ -40,7 +41,7 @@ HOSTILE = [
     ("function_code", T + "c = torch.ones.__code__\n", "not_allowed"),
     ("private_attr", T + "x = torch.ones(1)\nd = x._data\n", "not_allowed"),
     ("numpy_escape", T + "x = torch.ones(1)\na = x.numpy()\n", "not_allowed"),
-    ("tensor_class_attr", T + "c = torch.Tensor\n", "not_allowed"),
+    ("tensor_class_call", T + "c = torch.Tensor\nx = c(3)\n", "not_allowed"),
     ("class_attribute_read", T + "m = torch.no_grad.clone\n", "not_allowed"),
     ("bound_method_self", T + "x = torch.ones(1)\nf = x.add\ng = f.__func__\n", "not_allowed"),
     ("method_attribute", T + "x = torch.ones(1)\nf = x.add\ng = f.x\n", "runtime"),
@@ -56,22 +57,143 @@ HOSTILE = [
     ("vars_name", "v = vars()\n", "not_allowed"),
     ("breakpoint", "breakpoint()\n", "not_allowed"),
     ("walrus", "print(a := 1)\n", "not_allowed"),
-    ("lambda_hook", T + "x = torch.ones(1, requires_grad=True)\nx.register_hook(lambda g: g)\n",
-     "not_allowed"),
+    ("lambda_hook_dunder", T + "x = torch.ones(1, requires_grad=True)\n"
+     "x.register_hook(lambda g: g.__class__)\n", "not_allowed"),
     ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
     ("async_def", "async def f():\n    await g()\n", "not_allowed"),
     ("yield_stmt", "yield 1\n", "not_allowed"),
     ("module_state_dict", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nd = m.state_dict()\n",
      "not_allowed"),
-    ("module_apply", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nm.apply(print)\n",
-     "not_allowed"),
+    ("module_apply", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\n"
+     "m.apply(torch.no_grad())\n", "not_allowed"),
     ("module_call_internals", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nf = m.forward.x\n",
      "runtime"),
-    ("list_methods", "a = [1]\na.append(a)\n", "not_allowed"),
+    ("list_methods", "a = [1]\na.append(a)\nprint(a)\n", "limit"),
     ("dict_mutation", T + "import torch.nn as nn\nimport torch.optim as optim\n"
-     "o = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)\no.param_groups[0].clear()\n",
-     "not_allowed"),
+     "o = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)\no.param_groups[0].clear()\n"
+     "o.step()\n", "runtime"),
     ("no_grad_decorator", T + "f = torch.no_grad()(print)\n", "not_allowed"),
+    # the grown language: every route to a dunder, an engine internal or a class stays shut
+    ("format_field_class", "s = '{0.__class__}'.format(1)\n", "not_allowed"),
+    ("format_field_private", T + "s = '{0._data}'.format(torch.ones(1))\n", "not_allowed"),
+    ("format_field_function_globals", "def f():\n    pass\ns = '{0.__globals__}'.format(f)\n",
+     "not_allowed"),
+    ("format_field_nested_spec", "s = '{0:{1.__class__}}'.format(1, 2)\n", "not_allowed"),
+    ("format_field_keyword", "s = '{a.__doc__}'.format(a=1)\n", "not_allowed"),
+    ("fstring_dunder", "def f():\n    pass\ns = f'{f.__code__}'\n", "not_allowed"),
+    ("fstring_spec_dunder", "s = f'{1:{print.__self__}}'\n", "not_allowed"),
+    ("exception_traceback", "try:\n    x = 1 / 0\nexcept Exception as e:\n"
+     "    t = e.__traceback__\n", "not_allowed"),
+    ("exception_with_traceback", "try:\n    x = 1 / 0\nexcept Exception as e:\n"
+     "    t = e.with_traceback\n", "not_allowed"),
+    ("exception_context", "try:\n    x = 1 / 0\nexcept Exception as e:\n"
+     "    t = e.__context__\n", "not_allowed"),
+    ("exception_attribute_set", "e = ValueError('a')\ne.args = ('b',)\n", "not_allowed"),
+    ("exception_class_set", "ValueError.x = 1\n", "not_allowed"),
+    ("super_getattribute", "class A:\n    def f(self):\n        return super().__getattribute__\n"
+     "A().f()\n", "not_allowed"),
+    ("super_class", "class A:\n    pass\nc = super(A, A()).__class__\n", "not_allowed"),
+    ("super_private", T + "import torch.nn as nn\nclass M(nn.Module):\n    def f(self):\n"
+     "        return super()._apply\nM().f()\n", "not_allowed"),
+    ("class_body_dunder", "class A:\n    __slots__ = ()\n", "not_allowed"),
+    ("class_dunder_method", "class A:\n    def __getattr__(self, n):\n        return 1\n",
+     "not_allowed"),
+    ("class_metaclass", "class A(metaclass=print):\n    pass\n", "not_allowed"),
+    ("class_tensor_base", T + "class A(torch.Tensor):\n    pass\n", "not_allowed"),
+    ("class_int_base", "class A(int):\n    pass\n", "not_allowed"),
+    ("class_attribute_dunder", "class A:\n    x = print\ny = A.x.__self__\n", "not_allowed"),
+    ("module_subclass_internals", T + "import torch.nn as nn\nclass M(nn.Module):\n"
+     "    def __init__(self):\n        super().__init__()\n        self._modules = {}\nM()\n",
+     "not_allowed"),
+    ("module_subclass_read_internals", T + "import torch.nn as nn\nclass M(nn.Module):\n"
+     "    pass\nd = M()._parameters\n", "not_allowed"),
+    ("assign_onto_torch", T + "torch.zeros = print\n", "not_allowed"),
+    ("assign_onto_functional", T + "import torch.nn.functional as F\nF.relu = print\n",
+     "not_allowed"),
+    ("assign_onto_engine_class", T + "import torch.nn as nn\nnn.Module.forward = print\n",
+     "not_allowed"),
+    ("assign_onto_layer_class", T + "import torch.nn as nn\nnn.Linear.extra = 1\n",
+     "not_allowed"),
+    ("delete_from_torch", T + "del torch.zeros\n", "not_allowed"),
+    ("delete_grad_fn", T + "x = torch.ones(1)\ndel x.grad_fn\n", "not_allowed"),
+    ("decorator_engine_function", T + "@torch.ones\ndef f():\n    pass\n", "not_allowed"),
+    ("decorator_not_callable", T + "@torch.no_grad\ndef f():\n    pass\n", "runtime"),
+    ("default_dunder", "def f(x=print.__self__):\n    pass\n", "not_allowed"),
+    ("lambda_default_dunder", "f = lambda x=print: x.__self__\nf()\n", "not_allowed"),
+    ("closure_cells", "def f():\n    x = 1\n    def g():\n        return x\n    return g\n"
+     "c = f().__closure__\n", "not_allowed"),
+    ("function_attribute", "def f():\n    pass\nc = f.node\n", "not_allowed"),
+    ("function_run", "def f():\n    pass\nr = f.run\n", "not_allowed"),
+    ("generator_frame", "g = (i for i in [1])\nf = g.gi_frame\n", "runtime"),
+    ("engine_generator_frame", T + "import torch.nn as nn\np = nn.Linear(1, 1).parameters()\n"
+     "f = p.gi_frame\n", "not_allowed"),
+    ("map_object_attr", "m = map(abs, [1])\nf = m.x\n", "runtime"),
+    ("global_builtins", "def f():\n    global __builtins__\n", "not_allowed"),
+    ("kwargs_dunder", "def f(**kw):\n    pass\nf(**{'__class__': 1})\n", "not_allowed"),
+    ("raise_non_exception", "raise print\n", "runtime"),
+    ("raise_system_exit", "raise SystemExit\n", "not_allowed"),
+    ("catch_base_exception", "try:\n    pass\nexcept BaseException:\n    pass\n",
+     "not_allowed"),
+    ("map_uncallable", T + "m = list(map(torch.no_grad(), [1]))\n", "not_allowed"),
+    ("sorted_key_uncallable", T + "s = sorted([2, 1], key=torch.no_grad())\n", "not_allowed"),
+    ("hook_uncallable", T + "x = torch.ones(1, requires_grad=True)\n"
+     "x.register_hook(torch.no_grad())\n", "not_allowed"),
+    ("isinstance_not_a_type", "b = isinstance(1, print)\n", "runtime"),
+    ("next_on_a_list", "n = next([1])\n", "runtime"),
+    ("str_method_private", "s = 'a'._x\n", "not_allowed"),
+    ("str_encode", "b = 'a'.encode()\n", "not_allowed"),
+    ("random_internals", "import random\nr = random._rng\n", "not_allowed"),
+    ("random_getstate", "import random\ns = random.getstate()\n", "runtime"),
+    ("math_module_private", "import math\nd = math.__dict__\n", "not_allowed"),
+    ("collections_other", "from collections import deque\n", "not_allowed"),
+    # the grown language: limits hold inside every new construct
+    ("recursion", "def f(n):\n    return f(n + 1)\nf(0)\n", "limit"),
+    ("mutual_recursion", "def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)\n",
+     "limit"),
+    ("recursive_init", "class A:\n    def __init__(self):\n        A()\nA()\n", "limit"),
+    ("recursive_lambda", "f = lambda n: f(n)\nf(1)\n", "limit"),
+    ("while_true", "while True:\n    pass\n", "limit"),
+    ("while_true_work", "while True:\n    x = [1] * 1000\n", "limit"),
+    ("while_in_function", "def f():\n    while True:\n        pass\nf()\n", "limit"),
+    ("catch_the_limit", "try:\n    while True:\n        pass\nexcept Exception:\n"
+     "    print('caught')\n", "limit"),
+    ("catch_the_element_limit", T + "try:\n    x = torch.ones(10**9)\nexcept Exception:\n"
+     "    print('caught')\n", "limit"),
+    ("finally_after_limit", "try:\n    while True:\n        pass\nfinally:\n"
+     "    while True:\n        pass\n", "limit"),
+    ("comprehension_bomb", "a = [i for i in range(10**6)]\n", "limit"),
+    ("nested_comprehension", "a = [[j for j in range(1000)] for i in range(1000)]\n", "limit"),
+    ("generator_sum", "s = sum(i for i in range(10**7))\n", "limit"),
+    ("sorted_huge", "s = sorted(range(10**7))\n", "limit"),
+    ("range_loop_computed", "n = 10**6\nfor i in range(n):\n    pass\n", "limit"),
+    ("list_extend_doubling", "a = [1]\nfor i in range(64):\n    a.extend(a)\n", "limit"),
+    ("set_update_growth", "s = set()\nfor i in range(100):\n    s.update(range(i * 5000, "
+     "(i + 1) * 5000))\n", "limit"),
+    ("dict_growth", "d = {}\nfor i in range(10**6):\n    d[i] = i\n", "limit"),
+    ("str_join_bomb", "s = ('a' * 10000).join(['b'] * 10000)\n", "limit"),
+    ("str_replace_bomb", "s = 'a' * 10000\nt = s.replace('a', s)\n", "limit"),
+    ("str_ljust_bomb", "s = 'a'.ljust(10**9)\n", "limit"),
+    ("str_zfill_bomb", "s = 'a'.zfill(10**9)\n", "limit"),
+    ("fstring_width_bomb", "s = f'{1:>1000000000}'\n", "limit"),
+    ("format_nested_width_bomb", "s = '{:{w}}'.format(1, w=10**9)\n", "limit"),
+    ("fstring_growth", "s = 'ab'\nfor i in range(100):\n    s = f'{s}{s}'\n", "limit"),
+    ("shift_bomb", "x = 1 << 10**9\n", "limit"),
+    ("pow_builtin_bomb", "x = pow(2, 10**10)\n", "limit"),
+    ("factorial_bomb", "import math\nx = math.factorial(10**6)\n", "limit"),
+    ("comb_bomb", "import math\nx = math.comb(10**6, 5 * 10**5)\n", "limit"),
+    ("random_choices_bomb", "import random\nx = random.choices([1], k=10**9)\n", "limit"),
+    ("random_sample_bomb", "import random\nx = random.sample(range(10**9), 10**8)\n", "limit"),
+    ("iterate_huge_tensor", T + "for row in torch.ones(100000, 1):\n    pass\n", "limit"),
+    ("hook_flood", T + "x = torch.ones(1, requires_grad=True)\n"
+     "h = x.register_hook(lambda g: [0 for i in range(10**6)])\nx.sum().backward()\n",
+     "limit"),
+    ("hook_returns_text", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda g: 'text')\ny.sum().backward()\n", "runtime"),
+    ("module_apply_recursion", T + "import torch.nn as nn\nm = nn.Sequential(nn.Linear(1, 1))\n"
+     "def f(mod):\n    m.apply(f)\nm.apply(f)\n", "limit"),
+    ("print_recursive_dict", "d = {}\nd['d'] = d\nprint(d)\n", "limit"),
+    ("star_unpack_bomb", "a, *b = range(10**8)\n", "limit"),
+    ("star_call_bomb", "print(*range(10**8))\n", "limit"),
     # resources
     ("ones_1e9", T + "x = torch.ones(10**9)\n", "limit"),
     ("zeros_1e10", T + "x = torch.zeros(100000, 100000)\n", "limit"),
@@ -175,14 +297,18 @@ def test_limit_errors_name_their_limit():
         "max_program_chars": "x = 1\n" * 10_000,
         "max_depth": "x = " + "-" * 500 + "1\n",
         "max_executed": "for i in range(10000):\n    for j in range(10000):\n        pass\n",
+        "max_call_depth": "def f(n):\n    return f(n + 1)\nf(0)\n",
         # the largest square matrix one tensor may hold: its square is over the work cap
         "max_matmul_work": T + f"a = torch.ones({_SIDE}, {_SIDE})\nb = a @ a\n",
         "max_output_chars": "for i in range(10000):\n    print('x' * 1000)\n",
     }
+    # a statement cap a loaded machine reaches well inside the time cap
+    small = Limits(max_executed=5_000)
     for limit, src in cases.items():
-        err = run(src).error
+        limits = small if limit == "max_executed" else LIMITS
+        err = run(src, limits=limits).error
         assert (err.kind, err.limit) == ("limit", limit), (limit, err)
-        assert f"{getattr(LIMITS, limit):,}" in err.message or limit in ("max_int_bits",
+        assert f"{getattr(limits, limit):,}" in err.message or limit in ("max_int_bits",
                                                                           "max_depth",
                                                                           "max_seconds")
 
@@ -255,7 +381,21 @@ def _exprs():
         st.tuples(inner, inner).map(lambda t: ast.Subscript(t[0], t[1], ast.Load())),
         st.tuples(inner).map(lambda t: ast.UnaryOp(ast.USub(), t[0])),
         st.tuples(inner).map(lambda t: ast.Lambda(
-            ast.arguments([], [], None, [], [], None, []), t[0])),
+            ast.arguments([], [ast.arg("a")], None, [], [], None, []), t[0])),
+        st.tuples(inner, inner, inner).map(lambda t: ast.IfExp(t[0], t[1], t[2])),
+        st.tuples(inner, inner).map(lambda t: ast.BoolOp(ast.Or(), [t[0], t[1]])),
+        st.tuples(inner, inner).map(lambda t: ast.Compare(t[0], [ast.In()], [t[1]])),
+        st.tuples(inner, inner).map(lambda t: ast.Dict([t[0]], [t[1]])),
+        st.tuples(inner, st.sampled_from(["", ">9", ".3f", "!r", "{a}"])).map(
+            lambda t: ast.JoinedStr([ast.FormattedValue(
+                t[0], ord("r") if t[1] == "!r" else -1,
+                None if t[1] in ("", "!r") else ast.JoinedStr([ast.Constant(t[1])]))])),
+        st.tuples(inner, st.sampled_from(["{0}", "{0.__class__}", "{0[0]}", "{0:>5}",
+                                          "{0._data}", "%s"])).map(
+            lambda t: ast.Call(ast.Attribute(ast.Constant(t[1]), "format", ast.Load()),
+                               [t[0]], [])),
+        st.tuples(inner, inner).map(lambda t: ast.ListComp(t[0], [ast.comprehension(
+            ast.Name("a", ast.Store()), t[1], [], 0)])),
     ), max_leaves=12)
 
 
@@ -273,6 +413,24 @@ def _stmts():
             ast.Call(ast.Name("range", ast.Load()), [ast.Constant(t[0])], []),
             [ast.Expr(t[1])], [])),
         st.tuples(expr).map(lambda t: ast.While(t[0], [ast.Pass()], [])),
+        st.tuples(expr, expr).map(lambda t: ast.If(t[0], [ast.Expr(t[1])], [ast.Pass()])),
+        st.tuples(expr, expr).map(lambda t: ast.FunctionDef(
+            name="f", args=ast.arguments([], [ast.arg("a")], None, [], [], None, [t[1]]),
+            body=[ast.Return(t[0])], decorator_list=[])),
+        st.tuples(expr, st.sampled_from(["Exception", "RuntimeError", "x", "print"])).map(
+            lambda t: ast.Try([ast.Expr(t[0])], [ast.ExceptHandler(
+                ast.Name(t[1], ast.Load()), "e", [ast.Expr(ast.Name("e", ast.Load()))])],
+                [], [ast.Pass()])),
+        st.tuples(expr, st.sampled_from(["nn.Module", "object", "Exception", "torch.Tensor"])
+                  ).map(lambda t: ast.ClassDef(
+                      name="C", bases=[ast.parse(t[1], mode="eval").body], keywords=[],
+                      body=[ast.FunctionDef(
+                          name="m", args=ast.arguments([], [ast.arg("self")], None, [], [],
+                                                       None, []),
+                          body=[ast.Return(t[0])], decorator_list=[])], decorator_list=[])),
+        st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
+            ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
+        st.tuples(expr).map(lambda t: ast.Raise(t[0], None)),
     )
 
 

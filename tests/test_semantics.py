@@ -13,24 +13,10 @@ import math
 import warnings
 
 import pytest
+from live_torch import real_torch
 
 import engine
 from engine.observer import Observer, observe
-
-try:
-    import torch as real_torch
-
-    if not real_torch.__version__.startswith("2.13."):
-        real_torch = None
-except ImportError:
-    real_torch = None
-
-MODULES = [engine] + ([real_torch] if real_torch is not None else [])
-
-
-@pytest.fixture(params=MODULES, ids=lambda m: "torch" if m is real_torch else "engine")
-def T(request):
-    return request.param
 
 
 def leaf(T, values, dtype=None):

@@ -14,8 +14,9 @@ import jsonschema
 import pytest
 
 import engine as torch
-from playground import TIMELINE_VERSION, Limits, run_program, trace
-from playground.session import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground import TIMELINE_VERSION, Limits, run_program
+from playground.recorder import DISPLAY_ELEMENTS, SUMMARY_FIRST
+from playground.trace import trace
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "playground" / "timeline_schema.json").read_text())
@@ -27,7 +28,7 @@ def prog(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
-SEED = prog("""
+SQUARE = prog("""
     import torch
     x = torch.tensor([2.0], requires_grad=True)
     y = x**2
@@ -36,11 +37,11 @@ SEED = prog("""
     print(x.grad)
 """)
 
-# The code of ../shared/seeds/, as straight-line programs (classes inlined, try/except dropped,
+# What common autograd tutorials teach, as straight-line programs (classes inlined, try/except dropped,
 # f-strings turned into print arguments), plus one program per feature the timeline shows.
 PROGRAMS = {
-    "seed000_basic": SEED,
-    "seed000_two_variables": prog("""
+    "tutorial_basic": SQUARE,
+    "tutorial_two_variables": prog("""
         import torch
         x = torch.tensor([2.0], requires_grad=True)
         y = torch.tensor([3.0], requires_grad=True)
@@ -49,7 +50,7 @@ PROGRAMS = {
         print(x.grad)
         print(y.grad)
     """),
-    "seed001_pow_sum": prog("""
+    "tutorial_pow_sum": prog("""
         import torch
         x = torch.tensor([2.0, 3.0], requires_grad=True)
         print(x.grad)
@@ -59,14 +60,14 @@ PROGRAMS = {
         x.grad.zero_()
         print(x.grad)
     """),
-    "seed001_vector_backward": prog("""
+    "tutorial_vector_backward": prog("""
         import torch
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x * 2
         y.backward(torch.tensor([1.0, 1.0]))
         print(x.grad)
     """),
-    "seed001_retain_grad": prog("""
+    "tutorial_retain_grad": prog("""
         import torch
         x = torch.tensor(2.0, requires_grad=True)
         y = x * x
@@ -75,14 +76,14 @@ PROGRAMS = {
         z.backward()
         print(y.grad)
     """),
-    "seed001_leaf_inplace_error": prog("""
+    "tutorial_leaf_inplace_error": prog("""
         import torch
         x = torch.tensor(2.0, requires_grad=True)
         x += 1
         y = x * x
         y.backward()
     """),
-    "seed002_linear": prog("""
+    "tutorial_linear": prog("""
         import torch
         x = torch.tensor(2.0, requires_grad=True)
         w = torch.tensor(3.0, requires_grad=True)
@@ -95,7 +96,7 @@ PROGRAMS = {
         z = torch.tensor(4.0, requires_grad=False)
         print("Gradient for tensor z (requires_grad=False):", z.grad)
     """),
-    "seed003_linear_model": prog("""
+    "tutorial_linear_model": prog("""
         import torch
         import torch.nn as nn
         import torch.optim as optim
@@ -112,7 +113,7 @@ PROGRAMS = {
         optimizer.step()
         optimizer.zero_grad()
     """),
-    "seed004_no_grad_block": prog("""
+    "tutorial_no_grad_block": prog("""
         import torch
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
         y = x + 2
@@ -120,7 +121,7 @@ PROGRAMS = {
             z = y * y
         z.backward()
     """),
-    "seed004_clone_add_": prog("""
+    "tutorial_clone_add_": prog("""
         import torch
         x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
         y = x.clone()
@@ -292,7 +293,7 @@ def data(value):
 
 
 def test_the_schema_rejects_what_is_not_a_timeline():
-    good = run_program(SEED)
+    good = run_program(SQUARE)
     VALIDATOR.validate(good)
     bad_cases = []
     t = json.loads(json.dumps(good))
@@ -333,10 +334,10 @@ def test_the_programs_cover_every_event_kind():
     assert EVENT_KINDS <= seen, EVENT_KINDS - seen
 
 
-def test_seed_example_events_in_torch_order():
-    tl = run(SEED)
+def test_square_example_events_in_torch_order():
+    tl = run(SQUARE)
     steps = tl["steps"]
-    assert [s["text"] for s in steps] == SEED.splitlines()
+    assert [s["text"] for s in steps] == SQUARE.splitlines()
     x, y, z = (tensor(tl, n) for n in "xyz")
     assert [e["event"] for e in steps[1]["events"]] == ["tensor_created"]
     assert steps[2]["events"][0]["inputs"] == [x["id"]]
@@ -449,7 +450,7 @@ def test_optimizer_zero_grad():
 
 
 def test_retain_grad_accumulates_on_the_non_leaf():
-    tl = run(PROGRAMS["seed001_retain_grad"])
+    tl = run(PROGRAMS["tutorial_retain_grad"])
     y = tensor(tl, "y")
     assert y["retains_grad"] and not y["is_leaf"]
     assert data(y["grad"]) == 3.0
@@ -474,7 +475,7 @@ def test_hook_print_comes_before_the_hook_event_and_accumulation():
 
 
 def test_no_grad_records_no_node():
-    tl = run(PROGRAMS["seed004_no_grad_block"])
+    tl = run(PROGRAMS["tutorial_no_grad_block"])
     z = tensor(tl, "z")
     assert z["grad_fn"] is None and not z["requires_grad"] and z["node"] is None
     made = next(e for e in events(tl, "tensor_created") if e["tensor"] == z["id"])
@@ -501,12 +502,12 @@ def test_inplace_on_a_view_gives_copyslices():
     assert data(tensor(tl, "a")["grad"]) == [2.0, 20.0, 20.0]
 
 
-def test_seed_claims_as_torch_runs_them():
-    tl = run(PROGRAMS["seed004_clone_add_"])
+def test_tutorial_claims_as_torch_runs_them():
+    tl = run(PROGRAMS["tutorial_clone_add_"])
     assert data(tensor(tl, "x")["grad"]) == [6.0, 8.0, 10.0]
-    tl = run(PROGRAMS["seed001_leaf_inplace_error"])
+    tl = run(PROGRAMS["tutorial_leaf_inplace_error"])
     assert tl["error"]["line"] == 3 and "leaf Variable" in tl["error"]["message"]
-    tl = run(PROGRAMS["seed003_linear_model"])
+    tl = run(PROGRAMS["tutorial_linear_model"])
     assert tl["ok"] and tensor(tl, "model.weight")["kind"] == "parameter"
     assert "Gradient of linear weight: tensor([[" in tl["console"][0]["text"]
 
@@ -611,8 +612,8 @@ def test_ids_survive_inserted_lines_above():
 
 
 def test_editing_a_line_changes_only_the_ids_born_on_it():
-    before = run(SEED)
-    after = run(SEED.replace("y = x**2", "y = x**3"))
+    before = run(SQUARE)
+    after = run(SQUARE.replace("y = x**2", "y = x**3"))
     old, new = ids_by_line(before), ids_by_line(after)
     # x's AccumulateGrad node is made on the first line that uses x but belongs to x: its id
     # follows x's ("a:" + the rest of x's id), so it is kept too
@@ -625,20 +626,20 @@ def test_editing_a_line_changes_only_the_ids_born_on_it():
 
 
 def test_previous_timeline_keeps_the_ids_of_an_edited_statement():
-    first = run(SEED)
-    edited = SEED.replace("[2.0]", "[5.0]")
+    first = run(SQUARE)
+    edited = SQUARE.replace("[2.0]", "[5.0]")
     alone = run(edited)
     assert tensor(alone, "x")["id"] != tensor(first, "x")["id"]
     second = run(edited, previous=first)
     assert all_ids(second) == all_ids(first)  # the new value kept x's id (and its node's)
     assert data(tensor(second, "x")["grad"]) == [20.0]
     # carried on through further edits, and back again
-    third = run("# note\n" + SEED, previous=second)
+    third = run("# note\n" + SQUARE, previous=second)
     assert all_ids(third) == all_ids(first)
-    assert all_ids(run(SEED, previous=third)) == all_ids(first)
+    assert all_ids(run(SQUARE, previous=third)) == all_ids(first)
     # a previous timeline that is not one is ignored
-    assert all_ids(run(SEED, previous={"version": 99})) == all_ids(first)
-    assert all_ids(run(SEED, previous={"version": 1, "statements": [{"key": 1}]})) == all_ids(
+    assert all_ids(run(SQUARE, previous={"version": 99})) == all_ids(first)
+    assert all_ids(run(SQUARE, previous={"version": 1, "statements": [{"key": 1}]})) == all_ids(
         first)
 
 
@@ -675,7 +676,7 @@ def test_recorder_does_not_change_the_element_limit():
 # -- trace() -------------------------------------------------------------------------------------
 
 def test_trace_function_matches_the_program_timeline():
-    def seed():
+    def square():
         x = torch.tensor([2.0], requires_grad=True)
         y = x**2
         z = 2*y
@@ -683,17 +684,17 @@ def test_trace_function_matches_the_program_timeline():
         print(x.grad)
         return x, y, z
 
-    tl = check(trace(seed))
-    prog_tl = run_program(SEED)
+    tl = check(trace(square))
+    prog_tl = run_program(SQUARE)
     assert tl["source"] == "trace" and tl["program"] is None and tl["ok"]
-    assert [s["text"] for s in tl["steps"]] == SEED.splitlines()[1:]
+    assert [s["text"] for s in tl["steps"]] == SQUARE.splitlines()[1:]
     assert ([[e["event"] for e in s["events"]] for s in tl["steps"]]
             == [[e["event"] for e in s["events"]] for s in prog_tl["steps"][1:]])
     assert [t["id"] for t in tl["nodes"]["tensors"]] == ["t1", "t2", "t3"]
     assert [t["name"] for t in tl["nodes"]["tensors"]] == ["x", "y", "z"]
     assert data(tl["nodes"]["tensors"][0]["grad"]) == [8.0]
     assert tl["console"][0]["text"] == "tensor([8.])\n"
-    first = seed.__code__.co_firstlineno
+    first = square.__code__.co_firstlineno
     assert [s["line"] - first for s in tl["steps"]] == [1, 2, 3, 4, 5]
 
 

@@ -1,17 +1,20 @@
 """The static in-browser site: scripts/build_site.py and scripts/serve_site.py (docs/site.md).
 
 The build runs on stand-ins for the UI bundle, Pyodide core and BokehJS (small files with the
-real names), so these tests need neither npm nor bokeh; the real files are exercised by the
-e2e tests against the built site.
+real names), so these tests need neither npm nor bokeh, and ship py.zip's sources
+(`--sources`): compiling them runs the real Pyodide, tried once below when it is installed. The
+real files are exercised by the e2e tests against the built site.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html.parser
+import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -20,6 +23,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from playground.host import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "scripts" / "build_site.py"
@@ -56,7 +61,8 @@ def _stand_ins(base: Path) -> dict[str, Path]:
 
 def _build(out: Path, inputs: dict[str, Path], *extra: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, str(BUILD), "--out", str(out), "--bundle", str(inputs["bundle"]),
-           "--pyodide", str(inputs["pyodide"]), "--bokeh", str(inputs["bokeh"]), *extra]
+           "--pyodide", str(inputs["pyodide"]), "--bokeh", str(inputs["bokeh"]), "--sources",
+           *extra]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
@@ -155,19 +161,52 @@ def test_a_rebuild_replaces_the_previous_site(tmp_path, inputs):
 
 # -- py.zip -----------------------------------------------------------------------------------
 
-def test_py_zip_holds_the_engine_and_playground_sources_and_nothing_else(site):
+def test_py_zip_holds_what_the_worker_imports_and_nothing_else(site):
     names = zipfile.ZipFile(site / "py.zip").namelist()
     assert names == sorted(names) and len(names) == len(set(names))
     for name in names:
         assert name.split("/")[0] in ("engine", "playground"), name
         assert "__pycache__" not in name and not name.endswith((".pyc", ".pyo")), name
         assert Path(name).suffix in (".py", ".json", ".txt", ".md", ".toml", ".csv"), name
-    for package in ("engine", "playground"):
-        sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py")
-                   if "__pycache__" not in p.parts}
-        assert sources <= set(names), sources - set(names)
+    # the host and everything it imports, lazily too (the gallery, the edits, the pure backend)
+    for name in ("playground/host.py", "playground/examples.py", "playground/edits.py",
+                 "engine/__init__.py", "engine/backend/pure_backend.py"):
+        assert name in names, name
+    # the server side, the command line, and numpy's backend never run in the worker
+    for name in ("playground/app.py", "playground/cli.py", "engine/backend/numpy_backend.py"):
+        assert name not in names, name
+    # of the engine, only what needs numpy (which Pyodide core does not have) stays behind
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "engine").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    left_out = sources - set(names)
+    assert "engine/backend/numpy_backend.py" in left_out
+    for name in left_out:
+        assert re.search(r"^(import numpy|from numpy)", (ROOT / name).read_text(), re.M), name
     assert "playground/timeline_schema.json" in names
     assert set(_manifest(site)["python_files"]) == set(names)
+    assert _manifest(site)["bytecode"] is None
+
+
+@pytest.mark.skipif(not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file()
+                    or shutil.which("node") is None, reason="needs node and npm's pyodide")
+def test_py_zip_compiled_by_pyodide_is_bytecode_the_worker_imports(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_site
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    entries, _ = build_site.python_sources(ROOT)
+    compiled, summary = build_site.compile_bytecode(build_site.make_zip(entries),
+                                                    ROOT / "node_modules" / "pyodide")
+    names = zipfile.ZipFile(io.BytesIO(compiled)).namelist()
+    assert sorted(names) == sorted(n + "c" if n.endswith(".py") else n for n, _ in entries)
+    lock = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
+    assert summary["python"] == lock["info"]["python"]
+    with zipfile.ZipFile(io.BytesIO(compiled)) as zf:
+        header = zf.read("playground/host.pyc")[:8]
+    assert header[:4].hex() == summary["magic"] and header[4:8] == b"\1\0\0\0"
+    # compile_bytecode itself ran the worker's start on the result and refuses otherwise
+    assert summary["tried"]["imported_from_source"] == []
 
 
 def test_py_zip_runs_the_host_on_the_pure_backend(tmp_path, site):
@@ -194,7 +233,7 @@ print(json.dumps({"backend": backend.NAME, "hello": hello["type"], "protocol": h
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {
-        "backend": "pure", "hello": "hello", "protocol": 1, "result": "result", "id": 2,
+        "backend": "pure", "hello": "hello", "protocol": PROTOCOL_VERSION, "result": "result", "id": 2,
         "ok": True}
 
 

@@ -52,6 +52,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         if r._grad_fn is None and not r._requires_grad:
             raise RuntimeError(errors.no_grad_fn(i))
     grads = _make_grads(roots, grads)
+    if inputs is not None:
+        for t in inputs:  # as torch: .grad is kept for non-leaf inputs too (raises if no grad)
+            t.retain_grad()
     if create_graph:
         _warn_create_graph_once()
     run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph,

@@ -370,10 +370,10 @@ class _GraphTask:
             for t in capture_at[node]:
                 if grad is not None:
                     if accumulate:
+                        # a non-leaf input's .grad comes from the retain_grad() that backward()
+                        # called on it (autograd/api.py), as in torch
                         if is_acc:
                             _accumulate(t, grad, create_graph, obs)
-                        else:
-                            _retain(t, grad, obs, create_graph)
                     else:
                         prev = captured.get(id(t))
                         captured[id(t)] = grad if prev is None else _add_grads(prev, grad,
@@ -435,9 +435,7 @@ class _GraphTask:
                 g = grads[t._output_nr]
                 if g is None:
                     continue
-                if accumulate:
-                    _retain(t, g, obs, create_graph)
-                else:
+                if not accumulate:  # backward(inputs=...): retain_grad() delivers it
                     prev = captured.get(id(t))
                     captured[id(t)] = g if prev is None else _add_grads(prev, g, create_graph)
             if needed is not None and not _leads_to_needed(node, needed):

@@ -28,6 +28,8 @@ have the gradient's dtype, where the arrays' own type promotion agrees with torc
 
 from __future__ import annotations
 
+import weakref
+
 from .. import backend as B
 from .. import observer as _observer
 from ..tensor import Tensor
@@ -87,17 +89,21 @@ class Function(Node):
 
 def edge_to(t: Tensor):
     """The (node, input_nr) pair through which a gradient reaches tensor t."""
+    if t._creation is not None:
+        return _view_edge(t)
     if t._grad_fn is not None:
-        return (t._grad_fn, 0) if t._creation is None else _view_edge(t)
+        return (t._grad_fn, 0)
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
     return (None, 0)
 
 
 def _view_edge(t: Tensor):
-    """The edge to a view with a CreationMeta (see Tensor._creation): reading its grad_fn is
-    checked, and an output of a node with several outputs has its own input_nr."""
+    """The edge to a view (see Tensor._creation): reading its grad_fn is checked (and may make
+    it again), and an output of a node with several outputs has its own input_nr."""
     t._check_view()
+    if t._grad_fn is None:  # a view of a leaf made with grad mode off
+        return (t._grad_accumulator(), 0) if t._requires_grad else _NO_EDGE
     return (t._grad_fn, t._output_nr)
 
 
@@ -161,6 +167,9 @@ def _record_edges(node, inputs) -> None:
             edges.append((fn, 0) if t._creation is None else _view_edge(t))
         elif t._requires_grad:
             needs.append(True)
+            if t._creation is not None:  # a view whose base came to require grad in place
+                edges.append(_view_edge(t))
+                continue
             acc = t._grad_acc
             edges.append((acc if acc is not None else t._grad_accumulator(), 0))
         else:
@@ -221,10 +230,16 @@ def _mark_view(out: Tensor, src: Tensor, cls, args, creation=None) -> None:
     if not grad_mode.state.grad_enabled:
         creation = "no_grad"
     elif creation is None:
-        creation = src._creation
-    if creation is not None:
-        out._creation = creation
-        out._view_version = src._vc[0]
+        creation = src._creation or "default"
+    out._creation = creation
+    out._view_version = src._vc[0]
+    if creation == "default" and not out._base._requires_grad:
+        # torch counts a view as requiring grad once its base does: an in-place op that makes
+        # the base require grad tells the views it knows (ops/inplace.py, _base_now_requires_grad)
+        views = out._base.__dict__.get("_views")
+        if views is None:
+            views = out._base._views = weakref.WeakSet()
+        views.add(out)
 
 
 def chain_rules() -> dict:

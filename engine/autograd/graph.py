@@ -27,6 +27,9 @@ class SavedTensor:
 
     def unpack(self):
         t = self.tensor
+        if t._detached and self.output_of is None:
+            # torch's SavedVariable reads a saved input's history back from the tensor
+            raise RuntimeError(errors.SAVED_DETACHED)
         if t._vc[0] != self.version:
             # torch names the node that saved an output, else the tensor's grad_fn *now*
             # (reading which may itself raise, for a view that may not change in place)
@@ -51,6 +54,14 @@ class Node:
     _retains_grad_hooks = None
     _hooks = None
     _pre_hooks = None
+
+    def __init_subclass__(cls, **kwargs):
+        # torch's grad_fn classes are named after the node: type(y.grad_fn).__name__ is
+        # "MulBackward0" there, so a class that sets name_ takes its name (our Python class
+        # names, such as Mul, stay the names in the source)
+        super().__init_subclass__(**kwargs)
+        if "name_" in cls.__dict__:
+            cls.__name__ = cls.__qualname__ = cls.name_.rsplit("::", 1)[-1]
 
     def name(self) -> str:
         return self.name_
@@ -79,7 +90,7 @@ class Node:
         for s in self._saved:
             if type(s) is SavedTensor:
                 t = s.tensor
-                if t._vc[0] != s.version:
+                if t._vc[0] != s.version or t._detached:
                     s.unpack()  # raises
             else:
                 t = s

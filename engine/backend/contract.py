@@ -72,6 +72,8 @@ CONTRACT = (
     Entry("numel", "metadata", "numel(a) -> number of elements"),
     Entry("is_contiguous", "metadata", "is_contiguous(a) -> whether a is laid out row-major "
           "without gaps"),
+    Entry("overlaps", "metadata", "overlaps(a) -> whether two of a's elements are one memory "
+          "location (a dim of size > 1 and stride 0, as expand makes)"),
     Entry("broadcast_shapes", "metadata", "broadcast_shapes(*shapes) -> the broadcast shape; "
           "ValueError when they do not broadcast"),
     # -- element-wise, one argument --------------------------------------------------------
@@ -134,8 +136,8 @@ CONTRACT = (
     Entry("view", "shape", "view(a, shape): a view, or None when the layout needs a copy"),
     Entry("transpose", "shape", "transpose(a, d0, d1): a view with two dims swapped"),
     Entry("permute", "shape", "permute(a, dims): a view with dims reordered"),
-    Entry("expand", "shape", "expand(a, shape): a read-only broadcast view (size-1 dims "
-          "repeat without copying)"),
+    Entry("expand", "shape", "expand(a, shape): a broadcast view (size-1 dims repeat without "
+          "copying), writable when a is: the engine refuses the writes torch refuses"),
     Entry("concat", "shape", "concat(arrays, dim): joined along an existing dim"),
     Entry("stack", "shape", "stack(arrays, dim): joined along a new dim"),
     # -- indexing --------------------------------------------------------------------------

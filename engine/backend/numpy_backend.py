@@ -316,7 +316,16 @@ def permute(a, dims):
 
 
 def expand(a, shape):
-    return np.broadcast_to(a, shape)
+    out = np.broadcast_to(a, shape)
+    if a.flags.writeable:
+        # torch writes through an expanded view (fill_, index_put_, a non-overlapping part of
+        # it); the engine raises torch's error for the writes torch refuses (see `overlaps`)
+        out.flags.writeable = True
+    return out
+
+
+def overlaps(a) -> bool:
+    return any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
 
 
 def getitem(a, index):

@@ -472,6 +472,10 @@ def is_contiguous(a) -> bool:
     return a._c
 
 
+def overlaps(a) -> bool:
+    return any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
+
+
 def _bvals(a, shape, n):
     """a's values broadcast to shape (n elements)."""
     if a.shape == shape:

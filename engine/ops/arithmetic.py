@@ -167,6 +167,8 @@ class PowScalar(Function):
                 x = B.astype(x, "float32")
             elif exponent < 0:
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
+            elif a._dtype.name == "bool":
+                x = B.astype(x, "int64")  # bool ** int is an int64 tensor in torch
         return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
 
     def backward(self, grad):
@@ -175,6 +177,19 @@ class PowScalar(Function):
         if e == 0:
             return (grad * 0,)
         return (grad * (e * a ** (e - 1)),)
+
+
+def _int_pow(x, y):
+    """int64 ** int64 as torch computes it: a negative exponent gives 1 for 1, +-1 for -1 and
+    0 for any other base (numpy refuses negative integer powers)."""
+    zero = B.scalar(0, "int64")
+    negative = B.lt(y, zero)
+    out = B.pow(x, B.where(negative, zero, y))
+    one, two = B.scalar(1, "int64"), B.scalar(2, "int64")
+    parity = B.sub(y, B.mul(B.astype(B.div(y, two), "int64"), two))  # -1, 0 or 1
+    minus_one = B.where(B.eq(parity, zero), one, B.neg(one))
+    small = B.where(B.eq(x, one), one, B.where(B.eq(x, B.neg(one)), minus_one, zero))
+    return B.where(negative, small, out)
 
 
 class PowTensor(Function):
@@ -186,8 +201,10 @@ class PowTensor(Function):
     saves_result = True
 
     def forward(self, a, b):
-        x, y, _ = _binary_prepare(self, a, b)
+        x, y, dt = _binary_prepare(self, a, b)
         self.save(a, b)
+        if dt.name == "int64":
+            return _int_pow(x, y)
         return B.pow(x, y)
 
     def backward(self, grad):
@@ -261,7 +278,16 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         return rsub(other, input)
-    return apply(Sub, (input, wrap(other, input)), alpha)
+    other = wrap(other, input)
+    _no_bool_sub(input, other)
+    return apply(Sub, (input, other), alpha)
+
+
+def _no_bool_sub(a, b) -> None:
+    if a._dtype.name == "bool" and b._dtype.name == "bool":
+        raise RuntimeError(errors.BOOL_SUB)
+    if a._dtype.name == "bool" or b._dtype.name == "bool":
+        raise RuntimeError(errors.BOOL_SUB_MIXED)
 
 
 subtract = export("subtract")(sub)
@@ -271,6 +297,8 @@ subtract = export("subtract")(sub)
 def rsub(input, other):
     if isinstance(other, Tensor):
         return sub(other, input)
+    if input._dtype.name == "bool" or isinstance(other, bool):
+        raise RuntimeError(errors.BOOL_SUB_MIXED)
     return apply(Rsub, (input,), other)
 
 
@@ -306,6 +334,10 @@ def reciprocal(input):
 @export(operators=("__neg__",),
         palette={"code": "-{0}", "arity": 1, "group": "arithmetic", "label": "-a"})
 def neg(input):
+    if input._dtype.name == "bool":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
     return apply(Neg, (input,))
 
 
@@ -319,6 +351,9 @@ def pow(input, exponent):  # noqa: A001
     if not isinstance(input, Tensor):
         return apply(RPow, (exponent,), input)
     if isinstance(exponent, Tensor):
+        if input._dtype.name == "bool" and exponent._dtype.name == "bool":
+            check_broadcast(input.shape, exponent.shape)
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         return apply(PowTensor, (input, exponent))
     return apply(PowScalar, (input,), exponent)
 

@@ -113,13 +113,14 @@ class Maximum(Function):
     def backward(self, grad):
         a, b = self.saved_tensors
         sa, sb = self.shapes
-        tie = a == b
-        a_wins = a > b if self.sign > 0 else a < b
-        b_wins = b > a if self.sign > 0 else b < a
-        half = grad / 2
+        # torch: where(a == b, grad / 2, grad), zeroed where the other side wins; a NaN on
+        # either side wins for neither, so both sides get the whole gradient there
+        a_loses = a < b if self.sign > 0 else a > b
+        b_loses = b < a if self.sign > 0 else b > a
+        shared = where(a == b, grad / 2, grad)
         zero = grad * 0
-        ga = where(tie, half, where(a_wins, grad, zero))
-        gb = where(tie, half, where(b_wins, grad, zero))
+        ga = where(a_loses, zero, shared)
+        gb = where(b_loses, zero, shared)
         return sum_to(ga, sa), sum_to(gb, sb)
 
 

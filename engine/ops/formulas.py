@@ -50,7 +50,9 @@ def unsqueeze(x, dim: int):
 
 def sum_keepdim(x, dim: int):
     """x.sum(dim, keepdim=True) for a dim in range (not negative)."""
-    return x.sum(dim, keepdim=True) if isinstance(x, Tensor) else B.sum(x, (dim,), True)
+    if isinstance(x, Tensor):
+        return x.sum(dim, keepdim=True)
+    return B.sum(x, (dim,), True) if B.ndim(x) else x
 
 
 def t(x):

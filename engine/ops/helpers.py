@@ -55,8 +55,11 @@ def dims_tuple(dim, ndim: int):
     if dim is None:
         return None
     if isinstance(dim, int):
-        return (wrap_dim(dim, ndim),)
-    return tuple(sorted(wrap_dim(d, ndim) for d in dim))
+        dims = (wrap_dim(dim, ndim),)
+    else:
+        dims = tuple(sorted(wrap_dim(d, ndim) for d in dim))
+    # a 0-dim tensor takes dim 0 or -1 and has nothing to reduce along it (torch returns it)
+    return dims if ndim else ()
 
 
 def size_args(size) -> tuple:

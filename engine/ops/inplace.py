@@ -18,12 +18,12 @@ from ..autograd import grad_mode
 from ..autograd.function import Function, apply, edge_to
 from ..autograd.graph import SavedTensor, init_node
 from ..dtypes import promote_types
-from ..tensor import Tensor
+from ..tensor import Tensor, warn
 from . import arithmetic, unary
 from .formulas import sum_to
 from .helpers import check_broadcast, wrap
 from .registry import export
-from .shape import IndexPut, check_index_put_values, index_parts, index_put_args
+from .shape import Expand, IndexPut, check_index_put_values, index_parts, index_put_args
 
 _CAST_NAME = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -40,7 +40,7 @@ def _check_target(self: Tensor, others, fn=False) -> bool:
         # torch's check_inplace: a view that may not change in place (made by a function
         # returning several views, or with grad mode off) first; torch counts a view of a base
         # that requires grad as requiring grad
-        if self._creation is not None and (record or base._requires_grad):
+        if self._creation not in (None, "default") and (record or base._requires_grad):
             raise RuntimeError(errors.view_inplace(
                 self, self._grad_fn if fn is False else fn, indirect=False))
         if (self._requires_grad or base._requires_grad) and base._grad_fn is None:
@@ -59,8 +59,18 @@ def _alias(self: Tensor) -> Tensor:
     return t
 
 
+# in-place ops that torch lets write into a tensor whose elements share memory (an expanded
+# view): a fill writes one value everywhere; index_put_ only warns
+_OVERLAP_ALLOWED = frozenset(("fill_", "zero_"))
+
+
 def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=False) -> Tensor:
     record = _check_target(self, others, view_fn)
+    overlapping = op not in _OVERLAP_ALLOWED and B.overlaps(self._data)
+    if overlapping:
+        if cls is not IndexPut:
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
+        warn(errors.INDEX_PUT_EXPANDED, UserWarning)
     before = _alias(self)
     obs_state = _observer.state
     obs = obs_state.observer
@@ -84,17 +94,23 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
     node = out._grad_fn
     if node is not None:
         _snapshot_saved_input(node, before)
-    B.assign(self._data, out._data)
+    if overlapping:  # write only the indexed elements, as torch does, not every alias
+        B.setitem(self._data, args[0], B.getitem(out._data, args[0]))
+    else:
+        B.assign(self._data, out._data)
     if node is not None:
         node.out_dtype = self._dtype
         if self._base is not None:
             _rebase_view(self, node)
         else:
+            if not self._requires_grad:
+                _base_now_requires_grad(self)
+            _move_retained_grad(self, node)
             self._grad_fn = node
             self._requires_grad = True
-            if self._retains_grad:
-                node._retains_grad_hooks = self
     self._bump_version(op)
+    if node is not None and self._base is not None:
+        self._view_version = self._vc[0]  # its grad_fn, set by _rebase_view, is current
     if node is not None:
         node._saved = tuple(
             SavedTensor(self, node.name()) if type(s) is SavedTensor and s.tensor is out else s
@@ -154,12 +170,34 @@ class AsStrided(Function):
 
     def backward(self, grad):
         base_shape, base_dtype = self.base_meta
+        if any(cls is Expand for cls, _ in self.view_chain):
+            return (self._through_steps(grad),)
         out = Tensor._make(B.zeros(base_shape, base_dtype.name), base_dtype)
         if grad_mode.state.grad_enabled:  # create_graph: recorded
             copy_(_replay(out, self.view_chain, record=True), grad)
         else:
             B.assign(_replay(out, self.view_chain)._data, grad._data)
         return (out,)
+
+    def _through_steps(self, grad):
+        """The gradient for a view whose elements share memory (an expand): torch's
+        as_strided backward adds up what lands on one element, which is what the view steps'
+        own backward formulas do, run here from the last step to the first."""
+        base_shape, base_dtype = self.base_meta
+        t = Tensor._make(B.zeros(base_shape, base_dtype.name), base_dtype, True)
+        nodes = []
+        obs_state = _observer.state
+        obs, obs_state.observer = obs_state.observer, None  # internal tensors, not shown
+        try:
+            with grad_mode.enable_grad():
+                for cls, args in self.view_chain:
+                    t = apply(cls, (t,), *args)
+                    nodes.append(t._grad_fn)
+        finally:
+            obs_state.observer = obs
+        for node in reversed(nodes):
+            grad = node.backward(grad)[0]
+        return grad
 
 
 def _replay(t: Tensor, chain, record=False) -> Tensor:
@@ -185,16 +223,56 @@ def _rebase_view(view: Tensor, fn) -> None:
     copy.next_functions = (edge_to(base),) + fn.next_functions[1:]
     copy.out_shape, copy.out_dtype = B.shape(base._data), base._dtype
     base._grad_fn = copy
+    if not base._requires_grad:
+        _base_now_requires_grad(base)
     base._requires_grad = True
 
+    _set_as_strided(view, (copy, 0))
+
+
+def _base_now_requires_grad(base: Tensor) -> None:
+    """A tensor comes to require grad through an in-place op: so do its views (torch's rule
+    for views), whose grad_fn is then made from the base's new history when read."""
+    views = base._views
+    if views is not None:
+        for v in views:
+            v._requires_grad = True
+        base._views = None
+
+
+def regenerate_view_grad_fn(view: Tensor) -> None:
+    """torch's grad_fn of a view whose base, or another view of the base, was changed in place
+    since the view's grad_fn was made: an AsStridedBackward0 reading the view's region out of
+    the base's gradient, so the view is differentiated as the values it holds now. A view of a
+    base that does not require grad keeps no history."""
+    view._view_version = view._vc[0]
+    base = view._base
+    if base._requires_grad:
+        _set_as_strided(view, edge_to(base))
+
+
+def _set_as_strided(view: Tensor, edge) -> None:
+    base = view._base
     strided = AsStrided.__new__(AsStrided)
     init_node(strided, (True,))
     strided.view_chain = view._view_chain
     strided.base_meta = (B.shape(base._data), base._dtype)
-    strided.next_functions = ((copy, 0),)
+    strided.next_functions = (edge,)
     strided.out_shape, strided.out_dtype = B.shape(view._data), view._dtype
+    _move_retained_grad(view, strided)
     view._grad_fn = strided
     view._requires_grad = True
+
+
+def _move_retained_grad(t: Tensor, node) -> None:
+    """torch moves retain_grad's hook to a tensor's new grad_fn: .grad is then the gradient of
+    the tensor's latest version only."""
+    if not t._retains_grad:
+        return
+    old = t._grad_fn
+    if old is not None and old._retains_grad_hooks is t:
+        old._retains_grad_hooks = None
+    node._retains_grad_hooks = t
 
 
 def _unrecorded(cls, before, others, args):
@@ -352,6 +430,8 @@ def _copy_to(dst, src, view_fn) -> None:
     """torch's copy_to (setitem without index tensors): copy_ a value of dst's shape; fill_
     with a 0-dim one; else view it without its leading size-1 dims, expand that to dst's
     shape, and copy_ (the view and the expand are recorded, as in torch)."""
+    if B.overlaps(dst._data):  # torch's copy_to checks this even where it then fills
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
     dshape, sshape = B.shape(dst._data), B.shape(src._data)
     if sshape == dshape:
         run_inplace(dst, Copy, (src,), (), "copy_", view_fn)

@@ -7,9 +7,10 @@ from ..autograd.function import Function, apply
 from . import formulas
 from .helpers import check_broadcast, promote
 from .registry import export
-from .shape import Squeeze, UnsafeView
+from .shape import SqueezeMatmul, UnsafeView
 
 _LONG = {"int64": "long int", "float32": "float", "float64": "double", "bool": "bool"}
+_TYPE = {"int64": "Long", "float32": "Float", "float64": "Double", "bool": "Bool"}
 
 
 def _same_dtype(a, b):
@@ -27,12 +28,6 @@ class Dot(Function):
     array_backward = True
 
     def forward(self, a, b):
-        n, m = B.shape(a._data)[0], B.shape(b._data)[0]
-        if n != m:
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
-                f"number of elements, but got {n} and {m} elements respectively"
-            )
         self.save(b if self.needs(0) else None, a if self.needs(1) else None)
         return B.matmul(a._data, b._data)
 
@@ -46,11 +41,6 @@ class Mv(Function):
     chain_rule = "∂(A @ v)/∂A = grad ⊗ v, ∂/∂v = Aᵀ @ grad"
 
     def forward(self, m, v):
-        sm, sv = B.shape(m._data), B.shape(v._data)
-        if sm[1] != sv[0]:
-            raise RuntimeError(
-                f"size mismatch, got input ({sm[0]}), mat ({sm[0]}x{sm[1]}), vec ({sv[0]})"
-            )
         self.save(v if self.needs(0) else None, m if self.needs(1) else None)
         return B.matmul(m._data, v._data)
 
@@ -67,15 +57,6 @@ class Mm(Function):
     array_backward = True
 
     def forward(self, a, b):
-        sa, sb = B.shape(a._data), B.shape(b._data)
-        if len(sb) != 2:
-            raise RuntimeError("mat2 must be a matrix")
-        if len(sa) != 2:
-            raise RuntimeError("self must be a matrix")
-        if sa[1] != sb[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})"
-            )
         self.save(b if self.needs(0) else None, a if self.needs(1) else None)
         self.column_major = column_major(self, a, b)
         return B.matmul(a._data, b._data)
@@ -128,28 +109,84 @@ class Bmm(Function):
         return ga, gb
 
 
+# The public functions check their arguments in torch's order (ranks, sizes, dtypes: the
+# first failing check names the error), so no numpy error can surface from the forward.
+
 @export()
 def mm(input, mat2):
+    sa, sb = input.shape, mat2.shape
+    if len(sa) != 2:
+        raise RuntimeError("self must be a matrix")
+    if len(sb) != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if sa[1] != sb[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})"
+        )
     _same_dtype(input, mat2)
+    _not_bool(input, "addmm_impl_cpu_")
     return apply(Mm, (input, mat2))
 
 
 @export()
 def mv(input, vec):
-    _same_dtype(input, vec)
+    sm, sv = input.shape, vec.shape
+    if not sm:  # torch reads input.size(0) first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if len(sm) != 2 or len(sv) != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {len(sm)}, {len(sv)}")
+    if sm[1] != sv[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({sm[0]}), mat ({sm[0]}x{sm[1]}), vec ({sv[0]})"
+        )
+    if input._dtype is not vec._dtype:
+        m, v = _TYPE[input._dtype.name], _TYPE[vec._dtype.name]
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}")
+    _not_bool(input, "addmv_impl_cpu")
     return apply(Mv, (input, vec))
 
 
 @export()
 def dot(input, other):
-    _same_dtype(input, other)
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input._dtype is not other._dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{_TYPE[input._dtype.name]} and {_TYPE[other._dtype.name]}")
+    n, m = input.shape[0], other.shape[0]
+    if n != m:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively"
+        )
+    _not_bool(input, "dot")
     return apply(Dot, (input, other))
 
 
 @export()
 def bmm(input, mat2):
-    _same_dtype(input, mat2)
+    sa, sb = input.shape, mat2.shape
+    if len(sa) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if len(sb) != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if (sb[0], sb[1]) != (sa[0], sa[2]):
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{sa[0]}, {sa[2]}] but got: [{sb[0]}, {sb[1]}].")
+    _not_bool(input, "bmm")
+    if input._dtype is not mat2._dtype:
+        raise RuntimeError(f"expected scalar type {_TYPE[input._dtype.name]} but found "
+                           f"{_TYPE[mat2._dtype.name]}")
     return apply(Bmm, (input, mat2))
+
+
+def _not_bool(t, kernel: str) -> None:
+    if t._dtype.name == "bool":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 @export(operators=("__matmul__",),
@@ -162,7 +199,6 @@ def matmul(input, other):
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
         )
     promote(input, other)
-    _same_dtype(input, other)
     if da == 1 and db == 1:
         return dot(input, other)
     if da == 2 and db == 1:
@@ -173,13 +209,13 @@ def matmul(input, other):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied (1x{sa[0]} and {sb[0]}x{sb[1]})"
             )
-        return apply(Squeeze, (input.unsqueeze(0).mm(other),), (0,), "SqueezeBackward4")
+        return apply(SqueezeMatmul, (input.unsqueeze(0).mm(other),), (0,))
     if da == 2 and db == 2:
         return mm(input, other)
     if da >= 3 and db <= 2:
         # fold the batch dims of input into rows: one mm, then view back
         k = input.shape[-1]
-        rows = input.reshape(-1, k)
+        rows = input.reshape(_prod(input.shape[:-1]), k)
         if db == 1:
             out = rows.mv(other)
             return apply(UnsafeView, (out,), tuple(input.shape[:-1]))
@@ -200,8 +236,8 @@ def _batched(a, b):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{_prod(batch)}, {k}] but got: [{_prod(batch)}, {k2}]."
         )
-    a3 = a2.expand(*batch, n, k).reshape(-1, n, k)
-    b3 = b2.expand(*batch, k, m).reshape(-1, k, m)
+    a3 = a2.expand(*batch, n, k).reshape(_prod(batch), n, k)  # (not -1: the batch may be
+    b3 = b2.expand(*batch, k, m).reshape(_prod(batch), k, m)  # empty, -1 then has no answer)
     out = a3.bmm(b3)
     shape = tuple(batch) + ((n,) if a.ndim > 1 else ()) + ((m,) if b.ndim > 1 else ())
     return apply(UnsafeView, (out,), shape)

@@ -12,6 +12,8 @@ from .compare import maximum, minimum
 from .helpers import dims_tuple, float_data, wrap_dim
 from .registry import export
 
+_TYPE = {"int64": "Long", "float32": "Float", "float64": "Double", "bool": "Bool"}
+
 
 def _restore(grad: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
     """Give a reduced gradient its reduced dims back (size 1) so it broadcasts to the input."""
@@ -114,11 +116,6 @@ class Amax(Function):
     def forward(self, a, dims, keepdim):
         self.save(a)
         self.dims, self.keepdim = dims, keepdim
-        if B.numel(a._data) == 0:
-            raise IndexError(
-                f"{self.name_[:4].lower()}(): Expected reduction dim to be specified for "
-                "input.numel() == 0. Specify the reduction dim with the 'dim' argument."
-            )
         return self.reduce(a._data, dims, keepdim)
 
     def backward(self, grad):
@@ -158,7 +155,8 @@ class MaxAll(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        mask = a == result
+        # torch's evenly_distribute_backward: a NaN result came from the NaN elements
+        mask = (a == result) | (a.isnan() & result.isnan())
         return (grad * mask / mask.sum(),)
 
 
@@ -247,6 +245,15 @@ class ScatterAlong(Function):
         return (Tensor._make(_take_along(grad._data, self.idx, self.dim)),)
 
 
+def _along(fn, data, dim):
+    """fn(data, dim); a 0-dim tensor counts as one element along its dim 0, as in torch."""
+    if B.numel(data) == 0:
+        return B.copy(data)
+    if B.ndim(data):
+        return fn(data, dim)
+    return B.reshape(fn(B.reshape(data, (1,)), 0), ())
+
+
 class Softmax(Function):
     name_ = "SoftmaxBackward0"
     chain_rule = "∂softmax: to self y·({grad} − sum(grad·y)) along dim, where y is the result"
@@ -255,7 +262,7 @@ class Softmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        return B.softmax(float_data(a), dim)
+        return _along(B.softmax, float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors
@@ -270,7 +277,7 @@ class LogSoftmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        return B.log_softmax(float_data(a), dim)
+        return _along(B.log_softmax, float_data(a), dim)
 
     def backward(self, grad):
         (y,) = self.saved_tensors
@@ -304,6 +311,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
+    if not input._dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {_TYPE[input._dtype.name]}")
     if dim is None:
         return apply(Mean, (input,))
     return apply(MeanDim, (input,), dims_tuple(dim, input.ndim), keepdim)
@@ -312,25 +323,43 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 @export()
 def amax(input, dim=(), keepdim=False):
     dims = None if dim == () or dim == [] else dims_tuple(dim, input.ndim)
+    _check_nonempty("amax", input, dim, dims)
     return apply(Amax, (input,), dims, keepdim)
 
 
 @export()
 def amin(input, dim=(), keepdim=False):
     dims = None if dim == () or dim == [] else dims_tuple(dim, input.ndim)
+    _check_nonempty("amin", input, dim, dims)
     return apply(Amin, (input,), dims, keepdim)
+
+
+def _check_nonempty(fn: str, input, dim, dims, full_error=RuntimeError) -> None:
+    """torch's errors for a max-like reduction of nothing: of a whole empty tensor, or along
+    a dim of size 0 (named as the caller wrote it)."""
+    if dims is None:
+        if input.numel() == 0:
+            more = (" Specify the reduction dim with the 'dim' argument."
+                    if full_error is RuntimeError else "")
+            raise full_error(f"{fn}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.{more}")
+        return
+    shape = input.shape
+    given = [dim] if isinstance(dim, int) else list(dim)
+    for d, g in zip(dims if len(dims) == len(given) else [], given):
+        if shape and shape[d] == 0:
+            raise IndexError(f"{fn}(): Expected reduction dim {g} to have non-zero size.")
 
 
 def _extreme(full_cls, dim_cls, result_type, input, dim, keepdim, other):
     if other is not None:
-
         return (maximum if full_cls is MaxAll else minimum)(input, other)
     if dim is None:
         return apply(full_cls, (input,))
     if isinstance(dim, Tensor):
-
         return (maximum if full_cls is MaxAll else minimum)(input, dim)
     d = wrap_dim(dim, input.ndim)
+    _check_nonempty("max" if full_cls is MaxAll else "min", input, d, (d,))
     values = apply(dim_cls, (input,), d, keepdim)
     node = values._grad_fn if values._grad_fn is not None else None
     idx_arr = node.indices if node is not None else None
@@ -353,6 +382,10 @@ def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
 
 @export()
 def argmax(input, dim=None, keepdim=False):
+    if input._dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input")
+    wrapped = None if dim is None else wrap_dim(dim, input.ndim)
+    _check_nonempty("argmax", input, wrapped, None if dim is None else (wrapped,), IndexError)
     if dim is None:
         flat = B.reshape(input._data, (-1,))
         return Tensor._make(B.reshape(B.argmax(flat, 0, False), ()))
@@ -361,6 +394,10 @@ def argmax(input, dim=None, keepdim=False):
 
 @export()
 def argmin(input, dim=None, keepdim=False):
+    if input._dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input")
+    wrapped = None if dim is None else wrap_dim(dim, input.ndim)
+    _check_nonempty("argmin", input, wrapped, None if dim is None else (wrapped,), IndexError)
     if dim is None:
         flat = B.reshape(input._data, (-1,))
         return Tensor._make(B.reshape(B.argmin(flat, 0, False), ()))
@@ -372,7 +409,12 @@ def argmin(input, dim=None, keepdim=False):
 def softmax(input, dim, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
-    return apply(Softmax, (input,), wrap_dim(dim, input.ndim))
+    dim = wrap_dim(dim, input.ndim)
+    if not input._dtype.is_floating_point and input.numel():
+        kernel = "softmax_lastdim_kernel_impl" if dim >= input.ndim - 1 else "softmax_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_TYPE[input._dtype.name]}'")
+    return apply(Softmax, (input,), dim)
 
 
 @export(palette={"code": "{0}.log_softmax(dim={dim})", "arity": 1, "group": "reduction",
@@ -380,4 +422,9 @@ def softmax(input, dim, dtype=None):
 def log_softmax(input, dim, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
-    return apply(LogSoftmax, (input,), wrap_dim(dim, input.ndim))
+    dim = wrap_dim(dim, input.ndim)
+    if not input._dtype.is_floating_point and input.numel():
+        kernel = "log_softmax_lastdim_kernel_impl" if dim >= input.ndim - 1 else "log_softmax_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_TYPE[input._dtype.name]}'")
+    return apply(LogSoftmax, (input,), dim)

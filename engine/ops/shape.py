@@ -91,6 +91,8 @@ class Transpose(Function):
 
     def forward(self, a, d0, d1):
         self.dims = (d0, d1)
+        if d0 == d1:  # (also a 0-dim tensor's only choice) a view of the same shape
+            return B.view(a._data, B.shape(a._data))
         return B.transpose(a._data, d0, d1)
 
     def backward(self, grad):
@@ -123,22 +125,33 @@ class Permute(Function):
 
 
 class Squeeze(Function):
-    """squeeze() / squeeze(dim) / squeeze(dims): torch's SqueezeBackward0/1/2 (and 4 for the
-    squeeze inside a 1-D @ 2-D matmul)."""
+    """squeeze(): torch's SqueezeBackward0; the subclasses below are its other overloads."""
 
     name_ = "SqueezeBackward0"
     chain_rule = "squeeze only drops size-1 dims: to self {grad} with them put back"
     is_view = True
 
-    def forward(self, a, dims, name):
-        if name is not None:
-            self.name_ = name
+    def forward(self, a, dims):
         self.in_shape = B.shape(a._data)
         shape = tuple(s for i, s in enumerate(self.in_shape) if not (s == 1 and i in dims))
         return B.reshape(a._data, shape)
 
     def backward(self, grad):
         return (grad.reshape(self.in_shape),)
+
+
+class SqueezeDim(Squeeze):
+    name_ = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    name_ = "SqueezeBackward2"
+
+
+class SqueezeMatmul(Squeeze):
+    """The squeeze inside a 1-D @ 2-D matmul."""
+
+    name_ = "SqueezeBackward4"
 
 
 class Unsqueeze(Function):
@@ -336,8 +349,13 @@ class Cat(Function):
 
     def forward(self, *args):
         *tensors, dim = args
-        first = B.shape(tensors[0]._data)
-        for i, t in enumerate(tensors[1:], 1):
+        # torch's legacy rule: a 1-D empty tensor is skipped when others have another rank
+        ranks = {len(B.shape(t._data)) for t in tensors if B.shape(t._data) != (0,)}
+        self.skipped = [B.shape(t._data) == (0,) and ranks not in (set(), {1})
+                        for t in tensors]
+        kept = [t for t, skip in zip(tensors, self.skipped) if not skip]
+        first = B.shape(kept[0]._data)
+        for i, t in enumerate(kept[1:], 1):
             s = B.shape(t._data)
             if len(s) != len(first):
                 raise RuntimeError(
@@ -350,13 +368,17 @@ class Cat(Function):
                         f"{p} but got size {q} for tensor number {i} in the list."
                     )
         self.dim = dim
-        self.sizes = [B.shape(t._data)[dim] for t in tensors]
+        self.sizes = [0 if skip else B.shape(t._data)[dim]
+                      for t, skip in zip(tensors, self.skipped)]
         dt = result_type([t for t in tensors])
-        return B.concat([cast(t, dt) for t in tensors], dim)
+        return B.concat([cast(t, dt) for t in kept], dim)
 
     def backward(self, grad):
         out, start = [], 0
-        for n in self.sizes:
+        for n, skip in zip(self.sizes, self.skipped):
+            if skip:
+                out.append(Tensor._make(B.zeros((0,), grad._dtype.name), grad._dtype))
+                continue
             out.append(grad.narrow(self.dim, start, n))
             start += n
         return tuple(out)
@@ -419,9 +441,9 @@ def reshape(input, *shape):
 @export(palette={"code": "{0}.flatten()", "arity": 1, "group": "shape", "label": "flatten(a)"})
 def flatten(input, start_dim=0, end_dim=-1):
     nd = input.ndim
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
     if nd == 0:
         return input.reshape(1)
-    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
     if s == e:
         return input
     shape = input.shape
@@ -453,7 +475,18 @@ def t(input):
 
 @export()
 def permute(input, *dims):
-    dims = tuple(wrap_dim(d, input.ndim) for d in size_args(dims))
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    dims = size_args(dims)
+    nd = input.ndim
+    if len(dims) != nd:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{nd} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(wrap_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return apply(Permute, (input,), dims)
 
 
@@ -481,10 +514,10 @@ def _mT(self):
 def squeeze(input, dim=None):
     nd = input.ndim
     if dim is None:
-        return apply(Squeeze, (input,), tuple(range(nd)), None)
+        return apply(Squeeze, (input,), tuple(range(nd)))
     if isinstance(dim, (tuple, list)):
-        return apply(Squeeze, (input,), tuple(wrap_dim(d, nd) for d in dim), "SqueezeBackward2")
-    return apply(Squeeze, (input,), (wrap_dim(dim, nd),), "SqueezeBackward1")
+        return apply(SqueezeDims, (input,), tuple(wrap_dim(d, nd) for d in dim))
+    return apply(SqueezeDim, (input,), (wrap_dim(dim, nd),))
 
 
 @export(palette={"code": "{0}.unsqueeze(0)", "arity": 1, "group": "shape",
@@ -531,12 +564,32 @@ def expand_as(input, other):
 
 @export()
 def select(input, dim, index):
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, input.ndim)
+    size = input.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, input.shape))}] at dimension {d}")
     return apply(Select, (input,), wrap_dim(dim, input.ndim), index)
 
 
 @export()
 def narrow(input, dim, start, length):
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     dim = wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
     return apply(Slice, (input,), dim, slice(start, start + length, 1))
 
 
@@ -782,11 +835,28 @@ def check_index_put_values(target, advanced, values) -> None:
 @export(palette={"code": "torch.cat([{0}, {1}])", "arity": 2, "group": "shape",
                  "label": "cat([a, b])"})
 def cat(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "cat")
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    dim = wrap_dim(dim, tensors[0].ndim)
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    ref = next((t for t in tensors if t.shape != (0,)), None)
+    # only 1-D empty tensors: torch checks no dim and joins them along their one dim
+    dim = 0 if ref is None else wrap_dim(dim, ref.ndim)
     return apply(Cat, tuple(tensors), dim)
+
+
+def _tensor_list(tensors, fn: str) -> list:
+    """cat's and stack's first argument: a list or tuple of Tensors, as torch checks it."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    return list(tensors)
 
 
 concat = export("concat", method=False)(cat)
@@ -795,7 +865,7 @@ concat = export("concat", method=False)(cat)
 @export(palette={"code": "torch.stack([{0}, {1}])", "arity": 2, "group": "shape",
                  "label": "stack([a, b])"})
 def stack(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     dim = wrap_dim(dim, tensors[0].ndim + 1)

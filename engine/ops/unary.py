@@ -72,7 +72,12 @@ class Sign(Function):
     chain_rule = "sign is flat everywhere it has a slope: to self 0"
 
     def forward(self, a):
-        return B.sign(a._data)
+        if a._dtype.name == "bool":
+            return B.copy(a._data)
+        out = B.sign(a._data)
+        if a._dtype.is_floating_point:  # torch's sign(nan) is 0
+            out = B.where(B.isnan(a._data), B.scalar(0, a._dtype.name), out)
+        return out
 
     def backward(self, grad):
         return (grad * 0,)
@@ -234,7 +239,7 @@ class Relu(Function):
 
 
 class ThresholdGrad(Function):
-    """torch's threshold_backward(grad, y, 0): grad where y > 0, else 0 (so the subgradient at
+    """torch's threshold_backward(grad, y, 0): 0 where y <= 0, else grad (so the subgradient at
     0 is 0), as one op."""
 
     name_ = "ThresholdBackwardBackward0"
@@ -247,7 +252,8 @@ class ThresholdGrad(Function):
 
     @staticmethod
     def compute(g, y):
-        return B.where(B.gt(y, B.scalar(0, B.dtype_name(y))), g, B.scalar(0, B.dtype_name(g)))
+        # zero where y <= 0, so a NaN output (relu(nan)) passes the gradient, as in torch
+        return B.where(B.le(y, B.scalar(0, B.dtype_name(y))), B.scalar(0, B.dtype_name(g)), g)
 
     def backward(self, gg):
         # d/dgrad is the same mask; the mask itself has no gradient, and torch sends zeros
@@ -355,8 +361,19 @@ class ClampTensor(Function):
         return (where(keep, grad, 0.0), *grads)
 
 
+# torch's errors for a bool input to these functions
+_BOOL_ERRORS = {
+    "abs": (NotImplementedError, '"abs_cpu" not implemented for \'Bool\''),
+    "relu": (RuntimeError, "Boolean inputs not supported for relu"),
+}
+
+
 def _unary(cls, name, label=None, operators=()):
+    bool_error = _BOOL_ERRORS.get(name)
+
     def fn(input):
+        if bool_error is not None and input._dtype.name == "bool":
+            raise bool_error[0](bool_error[1])
         return apply(cls, (input,))
 
     fn.__name__ = name

@@ -1,5 +1,7 @@
 """The Python builtins a program may call: our own bounded versions, each a BuiltinFunction
-with no attributes of its own, so a program never holds one of Python's builtins."""
+with no attributes of its own, so a program never holds one of Python's builtins. Builtins that
+call a function the program passes (map, filter, sorted's key) check it is one the program may
+call; builtins that make containers count their items."""
 
 from __future__ import annotations
 
@@ -7,10 +9,20 @@ import operator
 
 from .._engine import engine
 from ..limits import LimitExceeded
+from .policy import EXCEPTIONS
 
-# Python builtins a program may call (our own safe versions, see Builtins)
-BUILTIN_NAMES = ("print", "len", "abs", "float", "int", "bool", "round", "min", "max", "sum",
-                 "list", "tuple", "str")
+# Python builtins a program may call (our own safe versions, see Builtins), then the exception
+# types it may name
+_FUNCTIONS = ("print", "len", "abs", "float", "int", "bool", "round", "min", "max", "sum",
+              "list", "tuple", "str", "range", "isinstance", "sorted", "any", "all", "map",
+              "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
+              "staticmethod", "classmethod", "property", "iter", "next", "divmod", "chr", "ord",
+              "callable", "pow", "hash", "format", "object")
+BUILTIN_NAMES = _FUNCTIONS + tuple(EXCEPTIONS)
+
+# the Python type each conversion builtin stands for (isinstance(x, int) works)
+_TYPES = {"float": float, "int": int, "bool": bool, "list": list, "tuple": tuple, "str": str,
+          "dict": dict, "set": set, "range": range, "object": object}
 
 
 class BuiltinFunction:
@@ -26,20 +38,45 @@ class BuiltinFunction:
         return self.fn(*args, **kwargs)
 
     def __repr__(self) -> str:
+        if self.name in _TYPES:
+            return f"<class '{self.name}'>"
         return f"<built-in function {self.name}>"
+
+    @property
+    def type(self):
+        return _TYPES.get(self.name)
 
 
 class Builtins:
     def __init__(self, run):
         self.run = run
-        for name in BUILTIN_NAMES:
-            setattr(self, name, BuiltinFunction(name, getattr(self, "_" + name)))
+        self.table = {name: BuiltinFunction(name, getattr(self, "_" + name))
+                      for name in _FUNCTIONS}
+        self.table.update(EXCEPTIONS)
 
+    def get(self, name: str):
+        return self.table[name]
+
+    # -- helpers -----------------------------------------------------------------------------
     def _text(self, value) -> str:
-        if type(value) in (list, tuple):
+        if type(value) in (list, tuple, dict, set):
             self.run.check_nested(value)
         return str(value)
 
+    def _seq(self, value):
+        return self.run.iterate(value, self.run.node)
+
+    def _fn(self, fn):
+        """A function the program passes to a builtin: one it may call itself."""
+        if fn is not None:
+            self.run.check_callable(fn, self.run.node)
+        return fn
+
+    def _made(self, value):
+        self.run.check_value(value)
+        return value
+
+    # -- the builtins ------------------------------------------------------------------------
     def _print(self, *args, sep=" ", end="\n", file=None, flush=False):
         if file is not None:
             raise TypeError("print(file=...) is not supported in the playground")
@@ -52,7 +89,16 @@ class Builtins:
         self.run.write(text)
 
     def _str(self, value=""):
-        return self._text(value)
+        return self._made(self._text(value))
+
+    def _repr(self, value):
+        if type(value) in (list, tuple, dict, set):
+            self.run.check_nested(value)
+        return self._made(repr(value))
+
+    def _format(self, value, spec=""):
+        from .formatting import format_value
+        return format_value(value, spec, -1, self.run.limits.max_string_chars)
 
     def _len(self, value):
         return len(value)
@@ -63,10 +109,10 @@ class Builtins:
     def _float(self, value=0.0):
         return float(value)
 
-    def _int(self, value=0):
+    def _int(self, value=0, *base):
         if isinstance(value, str) and len(value) > 400:
             raise LimitExceeded("max_int_bits", "this number is too large")
-        return int(value)
+        return self._made(int(value, *base))
 
     def _bool(self, value=False):
         return bool(value)
@@ -76,14 +122,17 @@ class Builtins:
             raise ValueError("round() ndigits must be a whole number between -400 and 400 here")
         return round(number) if ndigits is None else round(number, ndigits)
 
-    def _seq(self, value):
-        return self.run.iterate(value, self.run.node)
+    def _min(self, *args, key=None, **default):
+        return self._extreme(min, args, key, default)
 
-    def _min(self, *args):
-        return min(self._seq(args[0]) if len(args) == 1 else args)
+    def _max(self, *args, key=None, **default):
+        return self._extreme(max, args, key, default)
 
-    def _max(self, *args):
-        return max(self._seq(args[0]) if len(args) == 1 else args)
+    def _extreme(self, fn, args, key, default):
+        if set(default) - {"default"}:
+            raise TypeError(f"{fn.__name__}() got an unexpected keyword argument")
+        items = self._seq(args[0]) if len(args) == 1 else list(args)
+        return fn(items, key=self._fn(key), **default)
 
     def _sum(self, iterable, start=0):
         if not (is_number(start) or isinstance(start, engine.Tensor)):
@@ -94,10 +143,135 @@ class Builtins:
         return total
 
     def _list(self, iterable=()):
-        return list(self._seq(iterable))
+        return self._made(list(self._seq(iterable)))
 
     def _tuple(self, iterable=()):
-        return tuple(self._seq(iterable))
+        return self._made(tuple(self._seq(iterable)))
+
+    def _set(self, iterable=()):
+        return self._made(set(self._seq(iterable)))
+
+    def _dict(self, *args, **kwargs):
+        if len(args) > 1:
+            raise TypeError(f"dict expected at most 1 argument, got {len(args)}")
+        out = {}
+        if args:
+            src = args[0]
+            if isinstance(src, dict):
+                out.update(src)
+            else:
+                for pair in self._seq(src):
+                    k, v = self.run.unpack(pair, 2, self.run.node)
+                    out[k] = v
+        out.update(kwargs)
+        return self._made(out)
+
+    def _range(self, *args):
+        for a in args:
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an "
+                                "integer")
+        return range(*args)
+
+    def _isinstance(self, obj, classinfo):
+        return isinstance(obj, self._classes(classinfo))
+
+    def _classes(self, classinfo):
+        if isinstance(classinfo, tuple):
+            return tuple(c for info in classinfo for c in self._flat(self._classes(info)))
+        if isinstance(classinfo, BuiltinFunction) and classinfo.type is not None:
+            return classinfo.type
+        if isinstance(classinfo, type):
+            return classinfo
+        raise TypeError("isinstance() arg 2 must be a type, a tuple of types, or a union")
+
+    @staticmethod
+    def _flat(c):
+        return c if isinstance(c, tuple) else (c,)
+
+    def _sorted(self, iterable, *, key=None, reverse=False):
+        return sorted(self._seq(iterable), key=self._fn(key), reverse=reverse)
+
+    def _any(self, iterable):
+        return any(self._seq(iterable))
+
+    def _all(self, iterable):
+        return all(self._seq(iterable))
+
+    def _map(self, fn, *iterables):
+        self._fn(fn)
+        return map(fn, *[self._seq(i) for i in iterables])
+
+    def _filter(self, fn, iterable):
+        self._fn(fn)
+        return filter(fn, self._seq(iterable))
+
+    def _zip(self, *iterables, strict=False):
+        return zip(*[self._seq(i) for i in iterables], strict=strict)
+
+    def _enumerate(self, iterable, start=0):
+        return enumerate(self._seq(iterable), start)
+
+    def _reversed(self, seq):
+        return reversed(self._seq(seq))
+
+    def _iter(self, iterable):
+        return iter(self._seq(iterable))
+
+    def _next(self, iterator, *default):
+        from .interpret import _ITERATOR_TYPES  # the iterators a program can hold
+        if not isinstance(iterator, _ITERATOR_TYPES):
+            raise TypeError(f"'{type(iterator).__name__}' object is not an iterator")
+        return next(iterator, *default)
+
+    def _divmod(self, a, b):
+        return divmod(a, b)
+
+    def _pow(self, base, exp, mod=None):
+        if mod is None:
+            return self.run.binop(operator.pow, base, exp, self.run.node)
+        return pow(base, exp, mod)
+
+    def _chr(self, i):
+        return chr(i)
+
+    def _ord(self, c):
+        return ord(c)
+
+    def _callable(self, obj):
+        return callable(obj)
+
+    def _hash(self, obj):
+        return hash(obj)
+
+    def _object(self):
+        return object()
+
+    def _super(self, *args):
+        from .interpret import SuperProxy
+        run = self.run
+        if args:
+            if len(args) != 2:
+                raise TypeError("super() takes the class and the instance here")
+            cls, obj = args
+        else:
+            frame = run.frame
+            fn = frame.function
+            if fn is None or fn.owner is None or not frame.args:
+                raise RuntimeError("super(): no arguments")
+            cls, obj = fn.owner, frame.args[0]
+        if not isinstance(cls, type) or not isinstance(obj, cls):
+            raise TypeError("super(type, obj): obj must be an instance or subtype of type")
+        return SuperProxy(cls, obj)
+
+    def _staticmethod(self, fn):
+        return staticmethod(self._fn(fn))
+
+    def _classmethod(self, fn):
+        return classmethod(self._fn(fn))
+
+    def _property(self, fget=None):
+        return property(self._fn(fget))
 
 
 def is_number(v) -> bool:

@@ -11,12 +11,16 @@ from ..limits import LimitExceeded, Limits
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
     ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul,
-    ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+    ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.Mod: operator.mod,
+    ast.FloorDiv: operator.floordiv, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
 }
 INPLACE = {
     ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
     ast.Div: operator.itruediv, ast.Pow: operator.ipow, ast.MatMult: operator.imatmul,
-    ast.BitAnd: operator.iand, ast.BitOr: operator.ior,
+    ast.BitAnd: operator.iand, ast.BitOr: operator.ior, ast.Mod: operator.imod,
+    ast.FloorDiv: operator.ifloordiv, ast.BitXor: operator.ixor, ast.LShift: operator.ilshift,
+    ast.RShift: operator.irshift,
 }
 # `a += b` on a number or a list makes a new value (in place only on tensors)
 PLAIN = {INPLACE[k]: BINOPS[k] for k in INPLACE}
@@ -24,7 +28,8 @@ UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
          ast.Invert: operator.invert}
 COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-           ast.Is: operator.is_, ast.IsNot: operator.is_not}
+           ast.Is: operator.is_, ast.IsNot: operator.is_not,
+           ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
 SYMBOL = {ast.Mod: "%", ast.FloorDiv: "//", ast.LShift: "<<", ast.RShift: ">>",
           ast.BitXor: "^", ast.In: "in", ast.NotIn: "not in"}
 
@@ -36,6 +41,9 @@ def number_op(fn, a, b, limits: Limits):
     if fn is operator.pow and ints and b > 0 and abs(a) > 1:
         if b > bits or (abs(a).bit_length() - 1) * b > bits:
             raise LimitExceeded("max_int_bits", f"this power is too large (more than {bits} bits)")
+    if fn in (operator.lshift, operator.ilshift) and ints and b > 0 \
+            and a.bit_length() + b > bits:
+        raise LimitExceeded("max_int_bits", f"this number is too large (more than {bits} bits)")
     if fn is operator.mul and ints and a.bit_length() + b.bit_length() > bits + 1:
         raise LimitExceeded("max_int_bits", f"this number is too large (more than {bits} bits)")
     result = fn(a, b)

@@ -21,7 +21,6 @@ class Program:
     text: str
     tree: ast.Module
     statements: list  # every ast.stmt in reading order (line, then column)
-    loop_bounds: dict  # id(ast.For) -> range object of its (constant) bound
     stmt_ids: dict  # id(ast.stmt) -> position in statements
 
     @property
@@ -87,4 +86,4 @@ def parse(text: str, limits: Limits | None = None) -> Program:
     v = Validator(src, limits)
     v.collect_bound(tree)
     v.body(tree.body)
-    return Program(text, tree, stmts, v.loop_bounds, {id(n): i for i, n in enumerate(stmts)})
+    return Program(text, tree, stmts, {id(n): i for i, n in enumerate(stmts)})

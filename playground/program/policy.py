@@ -5,6 +5,8 @@ to the engine is reachable without touching this module."""
 
 from __future__ import annotations
 
+import collections
+import math
 import types
 
 from .._engine import engine
@@ -32,7 +34,7 @@ _TORCH_NAMES = (
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
-    "nn", "optim", "autograd",
+    "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled")
 
@@ -51,7 +53,7 @@ NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
-    "float", "double", "to",
+    "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
@@ -72,6 +74,58 @@ def _engine_functions(module) -> set:
             and (v.__module__ or "").startswith(engine.__name__)}
 
 
+# methods of Python's own values a program may call, by type. Methods that grow a value by an
+# amount the program chooses (ljust, center, zfill, replace, join, ...) are checked before they
+# run by the interpreter (see Run.guard_method); everything else is bounded by its receiver.
+PYTHON_METHODS = {
+    str: frozenset((
+        "capitalize", "center", "count", "endswith", "find", "format", "index", "isalnum",
+        "isalpha", "isdigit", "islower", "isnumeric", "isspace", "isupper", "join", "ljust",
+        "lower", "lstrip", "partition", "removeprefix", "removesuffix", "replace", "rfind",
+        "rjust", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip",
+        "swapcase", "title", "upper", "zfill",
+    )),
+    list: frozenset(("append", "clear", "copy", "count", "extend", "index", "insert", "pop",
+                     "remove", "reverse", "sort")),
+    tuple: frozenset(("count", "index")),
+    dict: frozenset(("clear", "copy", "get", "items", "keys", "pop", "popitem", "setdefault",
+                     "update", "values")),
+    set: frozenset(("add", "clear", "copy", "difference", "discard", "intersection",
+                    "isdisjoint", "issubset", "issuperset", "pop", "remove", "symmetric_difference",
+                    "union", "update")),
+    int: frozenset(("bit_length", "real", "imag")),
+    float: frozenset(("is_integer", "real", "imag", "hex")),
+}
+# the methods above that change their receiver (its size is checked after the call)
+GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault"))
+
+# Python modules a program may import: the module object (None: made per run, see
+# RandomModule in interpret.py) and the names it offers
+PYTHON_MODULES = {"math": math, "random": None, "collections": collections}
+
+# the exception types a program may name, raise and catch (Python's names, as torch raises them)
+EXCEPTIONS = {e.__name__: e for e in (
+    Exception, ArithmeticError, AssertionError, AttributeError, IndexError, KeyError,
+    LookupError, NameError, NotImplementedError, OverflowError, RuntimeError, StopIteration,
+    TypeError, ValueError, ZeroDivisionError, UnboundLocalError,
+)}
+EXCEPTION_ATTRS = frozenset(("args",))
+
+# `import math`: functions of Python numbers and constants; the ones whose cost grows with an
+# argument (factorial, comb, perm) are wrapped by the interpreter's guards
+MATH_NAMES = frozenset((
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "comb", "copysign",
+    "cos", "cosh", "degrees", "e", "erf", "erfc", "exp", "expm1", "fabs", "factorial", "floor",
+    "fmod", "fsum", "gamma", "gcd", "hypot", "inf", "isclose", "isfinite", "isinf", "isnan",
+    "lgamma", "log", "log10", "log1p", "log2", "nan", "perm", "pi", "pow", "prod", "radians",
+    "sin", "sinh", "sqrt", "tan", "tanh", "tau", "trunc",
+))
+# `import random`: the methods of the run's own random.Random (seeded per run)
+RANDOM_NAMES = frozenset(("seed", "random", "uniform", "randint", "randrange", "choice",
+                          "choices", "shuffle", "sample", "gauss", "normalvariate"))
+COLLECTIONS_NAMES = frozenset(("OrderedDict",))
+
+
 class Policy:
     """Namespaces with their allowed names, the classes and functions they expose, and the
     attribute allowlists of the engine's objects."""
@@ -81,11 +135,13 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
-        self._add("torch.nn", nn, {"functional", "init", "Parameter"}
+        self._add("torch.nn", nn, {"functional", "init", "Parameter", "Module"}
                   | _public_subclasses(nn, nn.Module))
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
         self._add("torch.nn.init", nn.init, _engine_functions(nn.init))
         self._add("torch.optim", optim, _public_subclasses(optim, optim.Optimizer))
+        self._add_python("math", math, MATH_NAMES)
+        self._add_python("collections", collections, COLLECTIONS_NAMES)
         # every callable a program can reach through a namespace
         self.callables: set = set()
         self.classes: set = set()
@@ -97,8 +153,14 @@ class Policy:
                 elif callable(value) and not isinstance(value, types.ModuleType):
                     self.callables.add(id(value))
         self.layer_classes = {c for c in self.classes if issubclass(c, nn.Module)}
+        # torch.Tensor is for isinstance(); its constructor is the engine's own
+        self.classes.discard(engine.Tensor)
 
-    def _add(self, path: str, module, names) -> None:
+    def _add(self, path: str, module, names) -> None:  # a torch namespace
+        self.modules[path] = module
+        self.allowed[id(module)] = frozenset(n for n in names if hasattr(module, n))
+
+    def _add_python(self, path: str, module, names) -> None:
         self.modules[path] = module
         self.allowed[id(module)] = frozenset(n for n in names if hasattr(module, n))
 

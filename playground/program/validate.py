@@ -1,17 +1,20 @@
 """Checks a parsed program against the language before anything runs: which statements and
-expressions may be written, which names exist, loop bounds, literal sizes. The first problem is
-reported at its position (docs/program-language.md lists the language)."""
+expressions may be written, which names exist, where break/continue/return may stand, literal
+sizes, and that no dunder name or attribute is written anywhere. The first problem is reported
+at its position (docs/program-language.md lists the language)."""
 
 from __future__ import annotations
 
 import ast
 import builtins
+import re
 
-from ..limits import LimitExceeded, Limits
+from ..limits import Limits
 from .builtin_functions import BUILTIN_NAMES
-from .operators import BINOPS, COMPARE, INPLACE, SYMBOL, UNARY, number_op
-from .policy import NAMESPACES, SETTABLE_ATTRS, TENSOR_PRIVATE_READABLE
-from .records import ProgramError, Source
+from .functions import ALLOWED_DUNDER_DEFS
+from .operators import BINOPS, COMPARE, INPLACE, SYMBOL, UNARY
+from .policy import NAMESPACES, PYTHON_MODULES
+from .records import Source
 
 # CPython's "Did you mean" for a NameError, as Python/suggestions.c computes it: an edit
 # distance where a change of case costs 1 and any other edit 2, at most a third of the
@@ -84,45 +87,21 @@ def suggest_name(wrong: str, names, builtin_names=()) -> str | None:
 _BUILTINS_IN_ORDER = [name for name in vars(builtins) if name in BUILTIN_NAMES]
 
 REJECTED = {
-    "FunctionDef": "function definitions (def) are not allowed",
-    "AsyncFunctionDef": "function definitions (def) are not allowed",
-    "ClassDef": "class definitions are not allowed",
-    "Lambda": "lambda is not allowed",
-    "ListComp": "comprehensions are not allowed",
-    "SetComp": "comprehensions are not allowed",
-    "DictComp": "comprehensions are not allowed",
-    "GeneratorExp": "generator expressions are not allowed",
-    "While": "while loops are not allowed; use `for i in range(N):`",
-    "Try": "try/except is not allowed: a failing statement stops the program and shows its error",
-    "TryStar": "try/except is not allowed",
-    "Raise": "raise is not allowed",
-    "Global": "global is not allowed",
-    "Nonlocal": "nonlocal is not allowed",
-    "JoinedStr": "f-strings are not allowed; use print with several arguments: print('x =', x)",
-    "FormattedValue": "f-strings are not allowed",
+    "AsyncFunctionDef": "async functions are not allowed",
+    "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "Starred": "starred expressions (*args) are not allowed",
     "NamedExpr": "the walrus operator (:=) is not allowed",
-    "Delete": "del is not allowed; use `x.grad = None` to clear a gradient",
-    "Assert": "assert is not allowed",
-    "Yield": "yield is not allowed",
+    "Yield": "yield (generator functions) is not allowed",
     "YieldFrom": "yield is not allowed",
     "Await": "await is not allowed",
-    "Return": "return is not allowed",
-    "If": "if statements are not allowed",
-    "IfExp": "conditional expressions (a if c else b) are not allowed",
-    "BoolOp": "and/or are not allowed",
-    "Dict": "dict literals are not allowed",
-    "Set": "set literals are not allowed",
-    "AnnAssign": "annotated assignments are not allowed",
     "Match": "match statements are not allowed",
     "AsyncFor": "async for is not allowed",
     "AsyncWith": "async with is not allowed",
-    "Break": "break is not allowed",
-    "Continue": "continue is not allowed",
     "TypeAlias": "type aliases are not allowed",
 }
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _is_dunder(name: str) -> bool:
@@ -136,8 +115,9 @@ class Validator:
         self.src = src
         self.limits = limits
         self.bound: set = set()
-        self.first_bound: dict = {}  # name -> (line, col) of its first binding, for suggestions
-        self.loop_bounds: dict = {}
+        self.in_function = 0
+        self.in_loop = 0
+        self.in_class = 0
 
     def fail(self, node, message: str, kind: str = "not_allowed", **extra):
         raise self.src.error(kind, message, node, **extra)
@@ -145,60 +125,25 @@ class Validator:
     # -- names bound anywhere in the program (a first pass) ------------------------------------
     def collect_bound(self, tree) -> None:
         for node in ast.walk(tree):
-            if isinstance(node, (ast.Name,)) and isinstance(node.ctx, ast.Store):
-                name = node.id
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.bound.add(node.id)
             elif isinstance(node, ast.alias):
-                name = node.asname or node.name.split(".")[0]
-            else:
-                continue
-            self.bound.add(name)
-            where = (node.lineno, node.col_offset)
-            self.first_bound[name] = min(where, self.first_bound.get(name, where))
+                self.bound.add(node.asname or node.name.split(".")[0])
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                self.bound.add(node.name)
+            elif isinstance(node, ast.arg):
+                self.bound.add(node.arg)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.bound.add(node.name)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.bound.update(node.names)
 
     # -- statements ------------------------------------------------------------------------------
     def stmt(self, node) -> None:
         t = type(node).__name__
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                self.check_import_path(node, alias.name)
-                if alias.asname is not None:
-                    self.check_name(node, alias.asname)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                self.fail(node, "relative imports are not allowed")
-            self.check_import_path(node, node.module or "")
-            for alias in node.names:
-                if alias.name == "*":
-                    self.fail(node, "`from ... import *` is not allowed; name what you import")
-                self.check_name(node, alias.name)
-                if alias.asname is not None:
-                    self.check_name(node, alias.asname)
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                self.target(target)
-            self.expr(node.value)
-        elif isinstance(node, ast.AugAssign):
-            if type(node.op) not in INPLACE:
-                self.fail(node, f"the operator {SYMBOL.get(type(node.op), '?')}= is not allowed")
-            if isinstance(node.target, (ast.Tuple, ast.List)):
-                self.fail(node.target, "augmented assignment needs a single target")
-            self.target(node.target)
-            self.expr(node.value)
-        elif isinstance(node, ast.Expr):
-            self.expr(node.value)
-        elif isinstance(node, ast.Pass):
-            pass
-        elif isinstance(node, ast.For):
-            self.for_loop(node)
-        elif isinstance(node, ast.With):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    self.fail(item.optional_vars, "`with ... as name` is not allowed")
-                if not isinstance(item.context_expr, ast.Call):
-                    self.fail(item.context_expr, "a with statement takes torch.no_grad(), "
-                              "torch.enable_grad() or torch.set_grad_enabled(flag)")
-                self.expr(item.context_expr)
-            self.body(node.body)
+        method = getattr(self, "stmt_" + t, None)
+        if method is not None:
+            method(node)
         elif t in REJECTED:
             self.fail(node, REJECTED[t])
         else:
@@ -208,76 +153,210 @@ class Validator:
         for s in stmts:
             self.stmt(s)
 
+    def stmt_Import(self, node) -> None:
+        for alias in node.names:
+            self.check_import_path(node, alias.name)
+            if alias.asname is not None:
+                self.check_name(node, alias.asname)
+
+    def stmt_ImportFrom(self, node) -> None:
+        if node.level:
+            self.fail(node, "relative imports are not allowed")
+        self.check_import_path(node, node.module or "")
+        for alias in node.names:
+            if alias.name == "*":
+                self.fail(node, "`from ... import *` is not allowed; name what you import")
+            self.check_name(node, alias.name)
+            if alias.asname is not None:
+                self.check_name(node, alias.asname)
+
+    def stmt_Assign(self, node) -> None:
+        for target in node.targets:
+            self.target(target)
+        self.expr(node.value)
+
+    def stmt_AnnAssign(self, node) -> None:
+        # the annotation is never evaluated (as in a function body); it is still checked
+        self.target(node.target)
+        self.expr(node.annotation)
+        if node.value is not None:
+            self.expr(node.value)
+
+    def stmt_AugAssign(self, node) -> None:
+        if type(node.op) not in INPLACE and type(node.op) not in BINOPS:
+            self.fail(node, f"the operator {SYMBOL.get(type(node.op), '?')}= is not allowed")
+        if isinstance(node.target, (ast.Tuple, ast.List)):
+            self.fail(node.target, "augmented assignment needs a single target")
+        self.target(node.target)
+        self.expr(node.value)
+
+    def stmt_Expr(self, node) -> None:
+        self.expr(node.value)
+
+    def stmt_Pass(self, node) -> None:
+        pass
+
+    def stmt_Break(self, node) -> None:
+        if not self.in_loop:
+            self.fail(node, "'break' outside loop", kind="syntax", exc_type="SyntaxError")
+
+    def stmt_Continue(self, node) -> None:
+        if not self.in_loop:
+            self.fail(node, "'continue' not properly in loop", kind="syntax",
+                      exc_type="SyntaxError")
+
+    def stmt_Return(self, node) -> None:
+        if not self.in_function:
+            self.fail(node, "'return' outside function", kind="syntax", exc_type="SyntaxError")
+        if node.value is not None:
+            self.expr(node.value)
+
+    def stmt_Global(self, node) -> None:
+        for name in node.names:
+            self.check_name(node, name)
+
+    stmt_Nonlocal = stmt_Global
+
+    def stmt_Delete(self, node) -> None:
+        for target in node.targets:
+            self.target(target)
+
+    def stmt_Assert(self, node) -> None:
+        self.expr(node.test)
+        if node.msg is not None:
+            self.expr(node.msg)
+
+    def stmt_Raise(self, node) -> None:
+        if node.exc is not None:
+            self.expr(node.exc)
+        if node.cause is not None:
+            self.expr(node.cause)
+
+    def stmt_If(self, node) -> None:
+        self.expr(node.test)
+        self.body(node.body)
+        self.body(node.orelse)
+
+    def stmt_While(self, node) -> None:
+        self.expr(node.test)
+        self.loop_body(node.body)
+        self.body(node.orelse)
+
+    def stmt_For(self, node) -> None:
+        self.target(node.target)
+        self.expr(node.iter)
+        self.loop_body(node.body)
+        self.body(node.orelse)
+
+    def loop_body(self, stmts) -> None:
+        self.in_loop += 1
+        try:
+            self.body(stmts)
+        finally:
+            self.in_loop -= 1
+
+    def stmt_With(self, node) -> None:
+        for item in node.items:
+            if item.optional_vars is not None:
+                self.fail(item.optional_vars, "`with ... as name` is not allowed")
+            if not isinstance(item.context_expr, ast.Call):
+                self.fail(item.context_expr, "a with statement takes torch.no_grad(), "
+                          "torch.enable_grad(), torch.inference_mode() or "
+                          "torch.set_grad_enabled(flag)")
+            self.expr(item.context_expr)
+        self.body(node.body)
+
+    def stmt_Try(self, node) -> None:
+        self.body(node.body)
+        for h in node.handlers:
+            if h.type is not None:
+                self.expr(h.type)
+            if h.name is not None:
+                self.check_name(h, h.name)
+            self.body(h.body)
+        self.body(node.orelse)
+        self.body(node.finalbody)
+
+    def stmt_FunctionDef(self, node) -> None:
+        if _is_dunder(node.name) and not (self.in_class and node.name in ALLOWED_DUNDER_DEFS):
+            self.fail(node, f"names starting with '__' are not allowed ({node.name}); a class "
+                      f"may define {', '.join(sorted(ALLOWED_DUNDER_DEFS))} only")
+        if getattr(node, "type_params", None):
+            self.fail(node, "type parameters are not allowed")
+        for d in node.decorator_list:
+            self.expr(d)
+        self.arguments(node.args)
+        if node.returns is not None:
+            self.expr(node.returns)
+        outer_loop, outer_class = self.in_loop, self.in_class
+        self.in_function += 1
+        self.in_loop = self.in_class = 0
+        try:
+            self.body(node.body)
+        finally:
+            self.in_function -= 1
+            self.in_loop, self.in_class = outer_loop, outer_class
+
+    def stmt_ClassDef(self, node) -> None:
+        self.check_name(node, node.name)
+        if node.keywords:
+            self.fail(node.keywords[0].value, "class keywords (metaclass=...) are not allowed")
+        if getattr(node, "type_params", None):
+            self.fail(node, "type parameters are not allowed")
+        for d in node.decorator_list:
+            self.fail(d, "class decorators are not allowed")
+        for b in node.bases:
+            if isinstance(b, ast.Starred):
+                self.fail(b, "starred base classes are not allowed")
+            self.expr(b)
+        for s in node.body:
+            if not isinstance(s, (ast.FunctionDef, ast.Assign, ast.AnnAssign, ast.Pass,
+                                  ast.Expr)):
+                self.fail(s, "a class body may hold methods, attributes and a docstring only")
+        outer_loop = self.in_loop
+        self.in_class += 1
+        self.in_loop = 0
+        try:
+            self.body(node.body)
+        finally:
+            self.in_class -= 1
+            self.in_loop = outer_loop
+
+    def arguments(self, args: ast.arguments) -> None:
+        for a in args.posonlyargs + args.args + args.kwonlyargs + [
+                x for x in (args.vararg, args.kwarg) if x is not None]:
+            self.check_name(a, a.arg)
+            if a.annotation is not None:
+                self.expr(a.annotation)
+        for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            self.expr(d)
+
     def check_import_path(self, node, path: str) -> None:
-        if path not in NAMESPACES:
-            self.fail(node, f"only torch and its namespaces can be imported (not {path!r})")
+        if path not in NAMESPACES and path not in PYTHON_MODULES:
+            self.fail(node, f"only torch and its namespaces, math, random and collections can "
+                      f"be imported (not {path!r})")
 
     def check_name(self, node, name: str) -> None:
         if _is_dunder(name):
             self.fail(node, f"names starting with '__' are not allowed ({name})")
-
-    def for_loop(self, node) -> None:
-        if not isinstance(node.target, ast.Name):
-            self.fail(node.target, "a for loop needs a single name: `for i in range(N):`")
-        self.check_name(node.target, node.target.id)
-        it = node.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
-            self.fail(it, "a for loop can only run over range(N) with a constant N")
-        if node.orelse:
-            self.fail(node.orelse[0], "for ... else is not allowed")
-        try:
-            args = [self.constant(a) for a in it.args]
-        except ProgramError:
-            raise
-        for a, arg_node in zip(args, it.args):
-            if isinstance(a, bool) or not isinstance(a, int):
-                self.fail(arg_node, "range() takes whole numbers")
-        if len(args) == 3 and args[2] == 0:
-            self.fail(it, "range() step must not be zero")
-        bound = range(*args)
-        if len(bound) > self.limits.max_loop_iterations:
-            self.fail(it, f"this loop would run {len(bound):,} times (the limit is "
-                      f"{self.limits.max_loop_iterations:,})", kind="limit",
-                      limit="max_loop_iterations")
-        self.loop_bounds[id(node)] = bound
-        self.body(node.body)
-
-    def constant(self, node):
-        """Fold a constant expression (a loop bound) with the run-time number guards."""
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return node.value
-        if isinstance(node, ast.UnaryOp) and type(node.op) in (ast.USub, ast.UAdd):
-            v = self.constant(node.operand)
-            return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult,
-                                                             ast.Pow, ast.FloorDiv):
-            a, b = self.constant(node.left), self.constant(node.right)
-            if isinstance(node.op, ast.FloorDiv):
-                if b == 0:
-                    self.fail(node, "division by zero in a loop bound")
-                return a // b
-            try:
-                return number_op(BINOPS[type(node.op)], a, b, self.limits)
-            except LimitExceeded as e:
-                self.fail(node, e.message, kind="limit", limit=e.limit)
-            except (OverflowError, ZeroDivisionError) as e:
-                self.fail(node, str(e))
-        self.fail(node, "a loop bound must be a constant whole number, e.g. range(10)")
 
     # -- assignment targets ----------------------------------------------------------------------
     def target(self, node) -> None:
         if isinstance(node, ast.Name):
             self.check_name(node, node.id)
         elif isinstance(node, (ast.Tuple, ast.List)):
+            starred = 0
             for elt in node.elts:
                 if isinstance(elt, ast.Starred):
-                    self.fail(elt, REJECTED["Starred"])
-                self.target(elt)
+                    starred += 1
+                    if starred > 1:
+                        self.fail(elt, "multiple starred expressions in assignment",
+                                  kind="syntax", exc_type="SyntaxError")
+                    self.target(elt.value)
+                else:
+                    self.target(elt)
         elif isinstance(node, ast.Attribute):
-            if node.attr not in SETTABLE_ATTRS:
-                self.fail(node, f"only .grad, .requires_grad and .data can be assigned "
-                          f"(not .{node.attr})")
+            self.check_attr(node)
             self.expr(node.value)
         elif isinstance(node, ast.Subscript):
             self.expr(node.value)
@@ -285,83 +364,155 @@ class Validator:
         else:
             self.fail(node, "this cannot be assigned to")
 
+    def check_attr(self, node) -> None:
+        if _is_dunder(node.attr):
+            # the one dunder a program writes: super().__init__(...) (both spellings)
+            if (node.attr == "__init__" and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id == "super"
+                    and isinstance(node.ctx, ast.Load)):
+                return
+            self.fail(node, f"attributes starting with '__' are not allowed (.{node.attr})")
+
     # -- expressions -----------------------------------------------------------------------------
     def expr(self, node) -> None:
         t = type(node)
-        if t is ast.Constant:
-            v = node.value
-            if v is Ellipsis or v is None or type(v) in (bool, int, float, str):
-                if type(v) is int and v.bit_length() > self.limits.max_int_bits:
-                    self.fail(node, f"this number is too large (more than "
-                              f"{self.limits.max_int_bits} bits)", kind="limit",
-                              limit="max_int_bits")
-                if type(v) is str and len(v) > self.limits.max_string_chars:
-                    self.fail(node, f"this string is too long ({len(v):,} characters; the limit "
-                              f"is {self.limits.max_string_chars:,})", kind="limit",
-                              limit="max_string_chars")
-                return
-            self.fail(node, f"{type(v).__name__} literals are not allowed")
-        elif t is ast.Name:
-            self.check_name(node, node.id)
-            if node.id == "range":
-                self.fail(node, "range() can only be the bound of a for loop: "
-                          "`for i in range(10):`")
-            if node.id not in self.bound and node.id not in BUILTIN_NAMES:
-                if node.id == "torch":
-                    self.fail(node, "name 'torch' is not defined; start with `import torch`")
-                if hasattr(builtins, node.id):
-                    self.fail(node, f"{node.id!r} is not available in the playground")
-                # Python's own message and suggestion (what its traceback's last line says)
-                in_order = sorted(self.bound, key=self.first_bound.__getitem__)
-                suggestion = suggest_name(node.id, in_order, _BUILTINS_IN_ORDER)
-                hint = f". Did you mean: {suggestion!r}?" if suggestion else ""
-                self.fail(node, f"name {node.id!r} is not defined{hint}", exc_type="NameError")
-        elif t is ast.Attribute:
-            if node.attr.startswith("_") and node.attr != TENSOR_PRIVATE_READABLE:
-                self.fail(node, f"attributes starting with '_' are not allowed (.{node.attr})")
-            self.expr(node.value)
-        elif t is ast.Call:
-            self.expr(node.func)
-            for a in node.args:
-                if isinstance(a, ast.Starred):
-                    self.fail(a, REJECTED["Starred"])
-                self.expr(a)
-            for k in node.keywords:
-                if k.arg is None:
-                    self.fail(k.value, "**keyword arguments are not allowed")
-                self.check_name(k, k.arg)
-                self.expr(k.value)
-        elif t is ast.BinOp:
-            if type(node.op) not in BINOPS:
-                self.fail(node, f"the operator {SYMBOL.get(type(node.op), '?')} is not "
-                          "allowed")
-            self.expr(node.left)
-            self.expr(node.right)
-        elif t is ast.UnaryOp:
-            if type(node.op) not in UNARY:
-                self.fail(node, "this operator is not allowed")
-            self.expr(node.operand)
-        elif t is ast.Compare:
-            for op in node.ops:
-                if type(op) not in COMPARE:
-                    self.fail(node, f"the comparison {SYMBOL.get(type(op), '?')} is not "
-                              "allowed")
-            self.expr(node.left)
-            for c in node.comparators:
-                self.expr(c)
-        elif t in (ast.Tuple, ast.List):
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    self.fail(e, REJECTED["Starred"])
-                self.expr(e)
-        elif t is ast.Subscript:
-            self.expr(node.value)
-            self.expr(node.slice)
-        elif t is ast.Slice:
-            for part in (node.lower, node.upper, node.step):
-                if part is not None:
-                    self.expr(part)
+        method = _EXPR.get(t)
+        if method is not None:
+            method(self, node)
         elif t.__name__ in REJECTED:
             self.fail(node, REJECTED[t.__name__])
         else:
             self.fail(node, f"this kind of expression ({t.__name__}) is not allowed")
+
+    def exprs(self, nodes) -> None:
+        for n in nodes:
+            if n is not None:
+                self.expr(n)
+
+    def expr_constant(self, node) -> None:
+        v = node.value
+        if v is Ellipsis or v is None or type(v) in (bool, int, float, str):
+            if type(v) is int and v.bit_length() > self.limits.max_int_bits:
+                self.fail(node, f"this number is too large (more than "
+                          f"{self.limits.max_int_bits} bits)", kind="limit",
+                          limit="max_int_bits")
+            if type(v) is str and len(v) > self.limits.max_string_chars:
+                self.fail(node, f"this string is too long ({len(v):,} characters; the limit "
+                          f"is {self.limits.max_string_chars:,})", kind="limit",
+                          limit="max_string_chars")
+            return
+        self.fail(node, f"{type(v).__name__} literals are not allowed")
+
+    def expr_name(self, node) -> None:
+        self.check_name(node, node.id)
+        if node.id not in self.bound and node.id not in BUILTIN_NAMES:
+            if node.id == "torch":
+                self.fail(node, "name 'torch' is not defined; start with `import torch`")
+            if hasattr(builtins, node.id):
+                self.fail(node, f"{node.id!r} is not available in the playground")
+            # Python's own message and suggestion (what its traceback's last line says), the
+            # program's names in the order it first writes them, as Python's namespace holds them
+            text = "\n".join(self.src.lines)
+            first = {n: (m.start() if (m := re.search(rf"\b{re.escape(n)}\b", text)) else len(text))
+                     for n in self.bound}
+            suggestion = suggest_name(node.id, sorted(self.bound, key=first.__getitem__), _BUILTINS_IN_ORDER)
+            hint = f". Did you mean: {suggestion!r}?" if suggestion else ""
+            self.fail(node, f"name {node.id!r} is not defined{hint}", exc_type="NameError")
+
+    def expr_attribute(self, node) -> None:
+        self.check_attr(node)
+        self.expr(node.value)
+
+    def expr_call(self, node) -> None:
+        self.expr(node.func)
+        for a in node.args:
+            self.expr(a.value if isinstance(a, ast.Starred) else a)
+        for k in node.keywords:
+            if k.arg is not None:
+                self.check_name(k, k.arg)
+            self.expr(k.value)
+
+    def expr_binop(self, node) -> None:
+        if type(node.op) not in BINOPS:
+            self.fail(node, f"the operator {SYMBOL.get(type(node.op), '?')} is not allowed")
+        self.expr(node.left)
+        self.expr(node.right)
+
+    def expr_unaryop(self, node) -> None:
+        if type(node.op) not in UNARY:
+            self.fail(node, "this operator is not allowed")
+        self.expr(node.operand)
+
+    def expr_boolop(self, node) -> None:
+        self.exprs(node.values)
+
+    def expr_compare(self, node) -> None:
+        for op in node.ops:
+            if type(op) not in COMPARE:
+                self.fail(node, f"the comparison {SYMBOL.get(type(op), '?')} is not allowed")
+        self.expr(node.left)
+        self.exprs(node.comparators)
+
+    def expr_sequence(self, node) -> None:
+        for e in node.elts:
+            self.expr(e.value if isinstance(e, ast.Starred) else e)
+
+    def expr_dict(self, node) -> None:
+        self.exprs(node.keys)  # a None key is a **mapping
+        self.exprs(node.values)
+
+    def expr_subscript(self, node) -> None:
+        self.expr(node.value)
+        self.expr(node.slice)
+
+    def expr_slice(self, node) -> None:
+        self.exprs((node.lower, node.upper, node.step))
+
+    def expr_ifexp(self, node) -> None:
+        self.exprs((node.test, node.body, node.orelse))
+
+    def expr_joinedstr(self, node) -> None:
+        self.exprs(node.values)
+
+    def expr_formatted(self, node) -> None:
+        self.expr(node.value)
+        if node.format_spec is not None:
+            self.expr(node.format_spec)
+
+    def expr_lambda(self, node) -> None:
+        self.arguments(node.args)
+        outer_loop = self.in_loop
+        self.in_loop = 0
+        try:
+            self.expr(node.body)
+        finally:
+            self.in_loop = outer_loop
+
+    def expr_comprehension(self, node) -> None:
+        for gen in node.generators:
+            if gen.is_async:
+                self.fail(node, "async comprehensions are not allowed")
+            self.target(gen.target)
+            self.expr(gen.iter)
+            self.exprs(gen.ifs)
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key)
+            self.expr(node.value)
+        else:
+            self.expr(node.elt)
+
+
+_EXPR = {
+    ast.Constant: Validator.expr_constant, ast.Name: Validator.expr_name,
+    ast.Attribute: Validator.expr_attribute, ast.Call: Validator.expr_call,
+    ast.BinOp: Validator.expr_binop, ast.UnaryOp: Validator.expr_unaryop,
+    ast.BoolOp: Validator.expr_boolop, ast.Compare: Validator.expr_compare,
+    ast.Tuple: Validator.expr_sequence, ast.List: Validator.expr_sequence,
+    ast.Set: Validator.expr_sequence, ast.Dict: Validator.expr_dict,
+    ast.Subscript: Validator.expr_subscript, ast.Slice: Validator.expr_slice,
+    ast.IfExp: Validator.expr_ifexp, ast.JoinedStr: Validator.expr_joinedstr,
+    ast.FormattedValue: Validator.expr_formatted, ast.Lambda: Validator.expr_lambda,
+    ast.ListComp: Validator.expr_comprehension, ast.SetComp: Validator.expr_comprehension,
+    ast.DictComp: Validator.expr_comprehension, ast.GeneratorExp: Validator.expr_comprehension,
+    ast.Starred: lambda self, node: self.fail(node, "a starred expression is not allowed here"),
+}

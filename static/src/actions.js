@@ -1,16 +1,7 @@
 // The toolbar above the graph: what is selected, and the edits that act on it (backward, retain_grad, detach, in-place, no_grad).
 
 import { h } from "./dom.js";
-
-export const INPLACE_METHODS = [
-  { method: "add_", args: "1.0" },
-  { method: "mul_", args: "2.0" },
-  { method: "sub_", args: "1.0" },
-  { method: "div_", args: "2.0" },
-  { method: "zero_", args: "" },
-  { method: "fill_", args: "0.0" },
-  { method: "clamp_", args: "min=0.0" },
-];
+import { INPLACE_METHODS } from "./python-tables.js";
 
 /**
  * `onEdit(intent)` receives the intents. update(target) sets what they act on:

@@ -16,14 +16,14 @@ const HELP = [
     text:
       "backward() with no argument needs a single number. Reduce first (y.sum().backward()) or pass " +
       "a gradient shaped like y (y.backward(torch.ones_like(y))).",
-    example: "seed-non-scalar-backward",
+    example: "tutorial-non-scalar-backward",
   },
   {
     match: /^a leaf Variable that requires grad is being used in an in-place operation/,
     text:
       "A leaf that requires grad cannot be changed in place while autograd records. Change it inside " +
       "`with torch.no_grad():` (as optimizers do), or make a new tensor (x = x + 1).",
-    example: "seed-leaf-inplace-error",
+    example: "tutorial-leaf-inplace-error",
   },
   {
     match: /^one of the variables needed for gradient computation has been modified by an inplace operation/,
@@ -37,7 +37,7 @@ const HELP = [
     text:
       "Nothing this result was computed from requires grad (or it was computed under torch.no_grad()), " +
       "so there is no graph to go back through. Create the leaf with requires_grad=True.",
-    example: "seed-requires-grad-false",
+    example: "tutorial-requires-grad-false",
   },
   {
     match: /^The size of tensor a \(\d+\) must match the size of tensor b|^mat1 and mat2 shapes cannot be multiplied/,

@@ -19,8 +19,8 @@ export function createExplanation() {
           ex.torch_differs
             ? h(
                 "span",
-                { class: "gp-differs", title: "the seed document's claim is not what PyTorch does" },
-                "seed ≠ torch",
+                { class: "gp-differs", title: "a common tutorial claim that PyTorch contradicts" },
+                "tutorial ≠ torch",
               )
             : null,
         ),

@@ -5,11 +5,9 @@
 // token declares, i.e. the program in it; otherwise, or where the browser lacks what it needs to
 // check (DecompressionStream, crypto.subtle outside a secure context), with null.
 
-const MAX_CHARS = 20000; // a program's characters at most
-const MAX_BYTES = 4 * MAX_CHARS; // and its UTF-8 bytes
-// the longest valid token, as playground/share.py works it out
-const MAX_PAYLOAD = 8 + MAX_BYTES + 5 * (Math.floor(MAX_BYTES / 16384) + 1) + 16;
-const MAX_TOKEN_CHARS = 2 + Math.floor((MAX_PAYLOAD * 4 + 2) / 3);
+import { SHARE_TOKEN } from "./python-tables.js";
+
+const { maxProgramChars: MAX_CHARS, maxProgramBytes: MAX_BYTES, maxTokenChars: MAX_TOKEN_CHARS } = SHARE_TOKEN;
 
 /** The program in a share token, or null (not a valid version-1 token, or it cannot be checked here). */
 export async function programOfToken(token) {

@@ -110,7 +110,7 @@ export function createTopBar({ hostKind, otherHostUrl = null, otherHostLabel = n
           h(
             "option",
             { value: ex.id, "data-torch-differs": ex.torch_differs ? "true" : "false", title: ex.summary },
-            ex.title + (ex.torch_differs ? "  ≠ seed claim" : ""),
+            ex.title + (ex.torch_differs ? "  ≠ tutorial claim" : ""),
           ),
         );
       }

@@ -161,7 +161,7 @@ test("the common autograd errors get a plain explanation and, where one exists, 
   const twice = buildIndex(timeline("twice")).timeline.error;
   assert.match(errorHelp(twice).text, /retain_graph=True/);
   const leaf = errorHelp({ message: "a leaf Variable that requires grad is being used in an in-place operation." });
-  assert.equal(leaf.example, "seed-leaf-inplace-error");
+  assert.equal(leaf.example, "tutorial-leaf-inplace-error");
   assert.equal(errorHelp({ message: "name 'xx' is not defined" }), null);
   assert.equal(errorHelp(null), null);
 });

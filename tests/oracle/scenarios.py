@@ -5,7 +5,7 @@ definition order into :data:`SCENARIOS`).  ``torch`` is real PyTorch or ``engine
 ``rec`` is a :class:`tests.oracle.recorder.Recorder`.
 
 Rules for scenarios:
-* only the public API listed in the project brief (no private attributes);
+* only torch's public API (no private attributes: the engine need not have them);
 * straight-line code: expected errors go through ``rec.raises``;
 * never depend on random values (the RNG differs between torch and the engine);
   random tensors may only be used for shapes/dtypes;
@@ -45,7 +45,7 @@ def _leaf(torch, data, dtype=None):
 
 
 # ===========================================================================
-# Group 1: seed examples (/work/shared/seeds), rewritten straight-line
+# Group 1: what common autograd tutorials teach, rewritten straight-line
 # ===========================================================================
 
 
@@ -3503,6 +3503,307 @@ def retain_grad_is_filled_by_autograd_grad(torch, rec):
     w.retain_grad()
     rec.value("grad wrt z: nothing runs past it", torch.autograd.grad(w.sum(), [z]))
     rec.value("z.grad, w.grad", (z.grad, w.grad))
+
+
+# ===========================================================================
+# No silent divergence: views and in-place, retained grads, backward(inputs=),
+# detach_, overlapping writes, NaN gradients, 0-dim reductions, torch's errors
+# ===========================================================================
+
+
+def view_taken_before_base_changes_in_place_follows_the_base(torch, rec):
+    x = _leaf(torch, [1.0, 2.0, 3.0])
+    y = x * 3
+    v = y[1:]
+    y.mul_(3)
+    rec.value("v", v)
+    rec.value("v.grad_fn", v.grad_fn.name())
+    rec.value("next", v.grad_fn.next_functions[0][0].name())
+    (v * v).sum().backward()
+    rec.value("x.grad", x.grad)
+    # a view of a view, and a second change: the grad_fn is made again each time
+    x2 = _leaf(torch, [1.0, 2.0, 3.0, 4.0])
+    y2 = x2 * 1
+    w = y2[1:][:2]
+    y2.add_(1)
+    first = w.grad_fn
+    rec.value("same node while nothing changes", first is w.grad_fn)
+    y2.mul_(2)
+    rec.value("a new node after a change", first is not w.grad_fn)
+    (w * torch.tensor([1.0, 2.0])).sum().backward()
+    rec.value("x2.grad", x2.grad)
+
+
+def view_made_before_an_in_place_change_through_another_view(torch, rec):
+    x = _leaf(torch, [1.0, 2.0, 3.0])
+    y = x * 3
+    v = y[1:]
+    w = y[:2]
+    v.mul_(2)
+    rec.graph("graph(w)", w)
+    (w * w).sum().backward()
+    rec.value("x.grad", x.grad)
+
+
+def view_of_transpose_and_expand_after_base_changes(torch, rec):
+    x = _leaf(torch, [[1.0, 2.0], [3.0, 4.0]])
+    y = x * 1
+    v = y.t()
+    y.mul_(2)
+    rec.value("v.grad_fn", v.grad_fn.name())
+    (v * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    rec.value("x.grad", x.grad)
+    a = _leaf(torch, [1.0, 2.0])
+    b = a * 1
+    e = b.expand(2, 2)
+    b.mul_(3)
+    rec.value("e", e)
+    e.sum().backward()
+    rec.value("a.grad", a.grad)
+
+
+def view_of_leaf_changed_under_no_grad(torch, rec):
+    x = _leaf(torch, [1.0, 2.0, 3.0])
+    v = x[1:]
+    with torch.no_grad():
+        x.mul_(2)
+    rec.value("v.grad_fn", v.grad_fn.name())
+    rec.value("next", v.grad_fn.next_functions[0][0].name())
+    (v * v).sum().backward()
+    rec.value("x.grad", x.grad)
+
+
+def view_of_plain_tensor_requires_grad_once_base_does(torch, rec):
+    h = torch.zeros(3)
+    row = h[1:]
+    w = _leaf(torch, 2.0)
+    h.add_(w)
+    rec.value("row.requires_grad", row.requires_grad)
+    out = (row * row).sum()
+    out.backward()
+    rec.value("w.grad", w.grad)
+    rec.value("row.grad_fn", row.grad_fn.name())
+
+
+def retain_grad_then_in_place_keeps_the_last_versions_grad(torch, rec):
+    x = _leaf(torch, [1.0, 2.0])
+    y = x * 2
+    y.retain_grad()
+    y.mul_(3)
+    (y * y).sum().backward()
+    rec.value("y.grad", y.grad)
+    rec.value("x.grad", x.grad)
+    x2 = _leaf(torch, [1.0, 2.0, 3.0])
+    y2 = x2 * 3
+    v = y2[1:]
+    v.retain_grad()
+    y2.mul_(2)
+    (v * v).sum().backward()
+    rec.value("v.grad", v.grad)
+
+
+def backward_inputs_non_leaf_and_no_grad(torch, rec):
+    x = _leaf(torch, [1.0, 2.0])
+    y = x * 2
+    (y * y).sum().backward(inputs=[y])
+    rec.value("y.retains_grad", y.retains_grad)
+    rec.value("y.grad", y.grad)
+    rec.value("x.grad", x.grad)
+    y = x * 2
+    (y * y).sum().backward(inputs=[x, y])
+    rec.value("y.grad of a new y", y.grad)
+    rec.value("x.grad now", x.grad)
+    w = torch.tensor([1.0])
+    rec.raises("input without grad", lambda: (x * 2).sum().backward(inputs=[w]))
+
+
+def detach_in_place_of_a_saved_input_raises_at_backward(torch, rec):
+    x = _leaf(torch, [1.0, 2.0])
+    y = x * 2
+    z = y * y
+    y.detach_()
+    rec.value("y", y)
+    rec.raises("backward", lambda: z.sum().backward())
+    a = _leaf(torch, [1.0, 2.0])
+    b = a.exp()  # exp saves its output, which torch does not check this way
+    c = b.exp()
+    b.detach_()
+    rec.raises("saved output", lambda: c.sum().backward())
+
+
+def writes_through_an_expanded_view(torch, rec):
+    def fresh():
+        base = torch.zeros(3)
+        return base, base.expand(2, 3)
+
+    for label, write in [
+        ("add_", lambda e: e.add_(1)),
+        ("+=", lambda e: e.__iadd__(1)),
+        ("copy_", lambda e: e.copy_(torch.ones(2, 3))),
+        ("clamp_", lambda e: e.clamp_(0, 1)),
+        ("setitem column", lambda e: e.__setitem__((slice(None), 0), 5.0)),
+        ("setitem all", lambda e: e.__setitem__(slice(None), 5.0)),
+    ]:
+        base, e = fresh()
+        rec.raises(label, lambda e=e, write=write: write(e))
+        rec.value(f"{label}: base unchanged", base)
+    for label, write in [
+        ("fill_", lambda e: e.fill_(1)),
+        ("zero_", lambda e: e.zero_()),
+        ("setitem one element", lambda e: e.__setitem__((0, 0), 5.0)),
+        ("setitem one row", lambda e: e.__setitem__(0, 5.0)),
+    ]:
+        base, e = fresh()
+        write(e)
+        rec.value(f"{label}: base", base)
+    x = _leaf(torch, [1.0, 2.0, 3.0])
+    rec.raises("with grad", lambda: (x * 1).expand(2, 3).mul_(2))
+
+
+def gradients_at_nan_and_inf(torch, rec):
+    vals = [float("nan"), float("inf"), -float("inf"), 0.0, 1.0, -1.0]
+    for name in ["relu", "abs", "sign", "sigmoid", "tanh", "exp", "sqrt", "sin", "neg"]:
+        x = _leaf(torch, vals)
+        y = getattr(x, name)()
+        _fwd_bwd(torch, rec, name, y, {"x": x})
+    x = _leaf(torch, vals)
+    _fwd_bwd(torch, rec, "clamp", x.clamp(-0.5, 0.5), {"x": x})
+    x = _leaf(torch, vals)
+    _fwd_bwd(torch, rec, "max", x.max(), {"x": x})
+    x = _leaf(torch, [float("nan"), 1.0, float("nan")])
+    _fwd_bwd(torch, rec, "min of two nans", x.min(), {"x": x})
+    x = _leaf(torch, vals)
+    other = _leaf(torch, [0.0] * 6)
+    _fwd_bwd(torch, rec, "maximum", torch.maximum(x, other), {"x": x, "other": other})
+    x = _leaf(torch, vals)
+    _fwd_bwd(torch, rec, "softmax", x.softmax(0), {"x": x})
+
+
+def reductions_of_a_zero_dim_tensor_along_dim_0(torch, rec):
+    for label, f in [
+        ("sum(0)", lambda x: x.sum(0)),
+        ("sum(-1)", lambda x: x.sum(-1)),
+        ("sum(0, keepdim)", lambda x: x.sum(0, keepdim=True)),
+        ("mean(0)", lambda x: x.mean(0)),
+        ("amax(-1)", lambda x: x.amax(-1)),
+        ("softmax(0)", lambda x: x.softmax(0)),
+        ("log_softmax(-1)", lambda x: x.log_softmax(-1)),
+        ("transpose(0, -1)", lambda x: x.transpose(0, -1)),
+    ]:
+        x = _leaf(torch, 3.0)
+        y = f(x)
+        rec.value(f"{label}: grad_fn", y.grad_fn.name())
+        _fwd_bwd(torch, rec, label, y, {"x": x})
+    x = torch.tensor(3.0)
+    rec.value("max(0)", x.max(0))
+    rec.value("argmax(0)", x.argmax(0))
+    rec.raises("sum(1)", lambda: x.sum(1))
+    rec.raises("size(0)", lambda: x.size(0))
+    rec.raises("select", lambda: x.select(0, 0))
+    rec.raises("narrow", lambda: x.narrow(0, 0, 1))
+    rec.raises("flatten(1)", lambda: x.flatten(1))
+
+
+def matmul_family_rank_size_and_dtype_errors(torch, rec):
+    def z(*shape, dtype=None):
+        return torch.zeros(*shape, dtype=dtype)
+
+    d = torch.float64
+    rec.raises("dot 2D", lambda: torch.dot(z(2, 3), z(3)))
+    rec.raises("dot sizes", lambda: torch.dot(z(3), z(2)))
+    rec.raises("dot dtypes", lambda: torch.dot(z(3), z(2, dtype=d)))
+    rec.raises("dot bool", lambda: torch.dot(z(2, dtype=torch.bool), z(2, dtype=torch.bool)))
+    rec.raises("mm self", lambda: torch.mm(z(3), z(3, 2)))
+    rec.raises("mm mat2", lambda: torch.mm(z(2, 3), z(3)))
+    rec.raises("mm shapes before dtypes", lambda: torch.mm(z(2, 3), z(2, 2, dtype=d)))
+    rec.raises("mm dtypes", lambda: torch.mm(z(2, 2), z(2, 2, dtype=d)))
+    rec.raises("bmm batch1", lambda: torch.bmm(z(2, 3), z(3, 2)))
+    rec.raises("bmm batch2", lambda: torch.bmm(z(2, 2, 3), z(3, 2)))
+    rec.raises("bmm sizes", lambda: torch.bmm(z(2, 2, 3), z(3, 3, 2)))
+    rec.raises("bmm dtypes", lambda: torch.bmm(z(1, 2, 2), z(1, 2, 2, dtype=d)))
+    rec.raises("mv ranks", lambda: torch.mv(z(3), z(3)))
+    rec.raises("mv vec 2D", lambda: torch.mv(z(2, 3), z(3, 1)))
+    rec.raises("mv sizes", lambda: torch.mv(z(2, 3), z(2)))
+    rec.raises("mv dtypes", lambda: torch.mv(z(2, 2), z(2, dtype=d)))
+    rec.raises("mv 0-dim", lambda: torch.mv(torch.tensor(1.0), z(2)))
+    rec.raises("matmul 0-dim", lambda: torch.matmul(torch.tensor(1.0), z(2)))
+    rec.raises("matmul 1D 1D sizes", lambda: torch.matmul(z(3), z(2)))
+    rec.raises("matmul 1D 1D dtypes", lambda: torch.matmul(z(2), z(2, dtype=d)))
+    rec.raises("matmul 3D 2D", lambda: torch.matmul(z(2, 2, 3), z(2, 2)))
+    rec.raises("matmul bool", lambda: torch.matmul(z(2, 2, 2, dtype=torch.bool),
+                                                   z(2, 2, 2, dtype=torch.bool)))
+
+
+def cat_permute_and_int64_limits_raise_torchs_errors(torch, rec):
+    rec.raises("cat([])", lambda: torch.cat([]))
+    rec.raises("cat of 0-dim", lambda: torch.cat([torch.tensor(1.0), torch.tensor(2.0)]))
+    rec.raises("cat with 0-dim", lambda: torch.cat([torch.ones(2), torch.tensor(2.0)]))
+    rec.raises("cat of a tensor", lambda: torch.cat(torch.ones(2, 2)))
+    rec.raises("cat with a number", lambda: torch.cat([torch.ones(2), 1.0]))
+    x = _leaf(torch, [[1.0, 2.0]])
+    y = torch.cat([x, torch.zeros(0)], 0)
+    rec.value("cat skips a 1-D empty tensor", y)
+    y.sum().backward()
+    rec.value("x.grad", x.grad)
+    rec.raises("stack of a tensor", lambda: torch.stack(torch.ones(2, 2)))
+    z = torch.zeros(2, 3)
+    rec.raises("permute repeated", lambda: z.permute(0, 0))
+    rec.raises("permute repeated negative", lambda: z.permute(1, -1))
+    rec.raises("permute too few", lambda: z.permute(0))
+    rec.raises("permute none", lambda: z.permute())
+    rec.raises("permute out of range", lambda: z.permute(0, 5))
+    rec.raises("tensor(2**63)", lambda: torch.tensor(2**63))
+    rec.raises("tensor(-2**63 - 1)", lambda: torch.tensor(-(2**63) - 1))
+    rec.raises("tensor([1, 2**64])", lambda: torch.tensor([1, 2**64]))
+    rec.value("tensor(2**63 - 1)", torch.tensor(2**63 - 1))
+    rec.value("tensor([1.5, 2**63])", torch.tensor([1.5, 2**63]))
+    rec.raises("tensor(1e30, long)", lambda: torch.tensor(1e30, dtype=torch.int64))
+    rec.raises("full(2**63)", lambda: torch.full((2,), 2**63))
+
+
+def grad_fn_types_are_named_as_torch(torch, rec):
+    x = _leaf(torch, [[1.0, 2.0]])
+    outs = [x**2, x * x, x + 1, x.sum(), x[0], x.exp(), x.view(2), x.squeeze(0),
+            x.squeeze(), x.t(), x @ x.t(), x.sinh()]
+    rec.value("type names", [type(t.grad_fn).__name__ for t in outs])
+    rec.value("leaf node", type(outs[0].grad_fn.next_functions[0][0]).__name__)
+
+
+def bool_int_and_empty_arguments_raise_torchs_errors(torch, rec):
+    b = torch.tensor([True, False])
+    f = torch.tensor([1.0, 2.0])
+    i = torch.tensor([1, 2])
+    e = torch.zeros(0)
+    rec.raises("bool - bool", lambda: b - b)
+    rec.raises("float - bool", lambda: f - b)
+    rec.raises("1 - bool", lambda: 1 - b)
+    rec.raises("-bool", lambda: -b)
+    rec.raises("bool ** bool", lambda: b ** b)
+    rec.value("bool ** 2", b ** 2)
+    rec.raises("int ** -1", lambda: i ** -1)
+    rec.value("int ** negative int tensor", torch.tensor([0, 1, -1, 2, -1]) ** torch.tensor(
+        [-1, -1, -1, -2, -2]))
+    rec.raises("abs(bool)", lambda: b.abs())
+    rec.raises("relu(bool)", lambda: b.relu())
+    rec.value("sign(bool)", b.sign())
+    rec.raises("argmax(bool)", lambda: b.argmax())
+    rec.raises("mean(int)", lambda: i.mean())
+    rec.raises("mean(bool, dim)", lambda: b.mean(0))
+    rec.raises("softmax(int)", lambda: i.softmax(0))
+    rec.raises("log_softmax(int 2-D, dim 0)", lambda: torch.ones(2, 2, dtype=torch.int64)
+               .log_softmax(0))
+    rec.raises("amax()", lambda: e.amax())
+    rec.raises("amax(-1)", lambda: e.amax(-1))
+    rec.value("amax(0) of (2, 0)", torch.zeros(2, 0).amax(0))
+    rec.raises("max(-1)", lambda: e.max(-1))
+    rec.raises("argmax()", lambda: e.argmax())
+    rec.raises("argmin(0)", lambda: e.argmin(0))
+    rec.value("softmax of nothing", e.softmax(0))
+    rec.raises("select out of range", lambda: f.select(0, 2))
+    rec.raises("narrow negative length", lambda: f.narrow(0, 0, -1))
+    rec.raises("narrow start", lambda: f.narrow(0, 3, 0))
+    rec.raises("narrow past the end", lambda: f.narrow(0, 1, 2))
+    rec.value("narrow negative start", f.narrow(0, -1, 1))
 
 
 def _collect():

@@ -1,0 +1,91 @@
+"""The site as GitHub Pages serves it: written with the Pages base path by the command the
+workflow runs (.github/workflows/pages.yml: `python -m playground site OUT --base /gradplay/`),
+served under that sub-path, opened from a share link, twice in one browser profile: a first
+(cold) visit and a second (warm) one, with the browser's caches on disk as a reader's are (a
+persistent profile: an incognito-like context keeps no compiled WebAssembly between visits).
+
+Load times are recorded in artifacts/e2e/site-load.json and printed, not asserted (docs/site.md
+has the figures): `first_graph_at` is the whole wait, from navigation to the link's graph on
+screen; `pyodide_ms` is Pyodide's own load in the same run; `first_graph_after_pyodide_ms` is
+what follows it (the engine's import, the `open` request, the UI's drawing).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from playground.share import encode
+
+from .conftest import ARTIFACTS, ROOT, Guard, _free_port, _wait_http, guard_context
+from .ui import field, node, open_app, play_to_end
+
+BASE = "/gradplay/"
+PROGRAM = ("import torch\nw = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)\n"
+           "x = torch.tensor([1.0, 3.0], requires_grad=True)\n"
+           "h = (w @ x).tanh()\nloss = (h * h).sum()\nloss.backward()\n")
+KEEP = ("pyodide_ms", "engine_ms", "ready_ms", "first_graph_ms", "first_graph_after_pyodide_ms",
+        "first_draw_ms", "first_graph_at", "first_graph_since_start_ms")
+
+
+@pytest.fixture(scope="module")
+def pages_site(tmp_path_factory):
+    if not (ROOT / "site" / "build.json").is_file():
+        raise RuntimeError("the static site is not built: run `make site`")
+    out = tmp_path_factory.mktemp("pages") / "_site"
+    subprocess.run([sys.executable, "-m", "playground", "site", str(out), "--base", BASE],
+                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "serve_site.py"), "--dir",
+                             str(out), "--port", str(port), "--prefix", BASE, "--no-open"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}{BASE}"
+    try:
+        _wait_http(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _visit(context, url: str) -> dict:
+    page = context.new_page()
+    open_app(page, url, "p=" + encode(PROGRAM))
+    expect(node(page, "loss")).to_be_visible()
+    timings = page.evaluate("() => ({...window.__gradplay_timings})")
+    play_to_end(page)
+    grad = field(page, "x", "grad")
+    page.close()
+    return {"grad_shown": bool(grad.strip()), **{k: timings.get(k) for k in KEEP}}
+
+
+def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
+                                                      browser_type_launch_args, tmp_path):
+    guard = Guard()
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), **browser_type_launch_args,
+        viewport={"width": 1400, "height": 900})
+    try:
+        guard_context(context, guard)
+        cold = _visit(context, pages_site)
+        warm = _visit(context, pages_site)  # same profile: a reader's second visit
+        # the sub-path without its final slash opens the same playground
+        page = context.new_page()
+        page.goto(pages_site.rstrip("/") + "#p=" + encode(PROGRAM))
+        expect(node(page, "loss")).to_be_visible(timeout=90_000)
+        page.close()
+    finally:
+        context.close()
+    guard.check()
+    build = json.loads((ROOT / "site" / "build.json").read_text())
+    result = {"base": BASE, "bytecode": build.get("bytecode"), "cold": cold, "warm": warm}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "site-load.json").write_text(json.dumps(result, indent=1))
+    print("[site-load]", json.dumps(result))
+    assert cold["grad_shown"] and warm["grad_shown"]
+    for visit in (cold, warm):
+        assert visit["pyodide_ms"] and visit["first_graph_at"], visit

@@ -1,0 +1,83 @@
+// Compiles the in-browser site's Python to bytecode for Pyodide's own CPython, by running that
+// very CPython (Pyodide under Node.js), so the magic number and the code objects are the ones
+// the browser's worker loads. Called by scripts/build_site.py:
+//
+//     node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip
+//
+// SOURCES.zip holds the modules the worker imports (.py) and their data files; OUT.zip holds
+// the same with every module.py replaced by module.pyc (sourceless: Python imports it in place
+// of the source; unchecked hash-based, PEP 552, so the same sources give the same bytes). Then
+// the compiled zip is tried the way the worker uses it: imported from /gradplay on the pure
+// backend, with a `hello` and a `run` answered. Prints a JSON summary on its last line.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, sourcesZip, outZip] = process.argv.slice(2);
+if (!outZip) {
+  console.error("usage: node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip");
+  process.exit(2);
+}
+
+const COMPILE = `
+import importlib.util, io, json, marshal, sys, zipfile
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+HASH_BASED_UNCHECKED = (1).to_bytes(4, "little")  # PEP 552 flags: hash-based, not checked
+
+def compile_zip(src_path, out_path, where):
+    out = io.BytesIO()
+    modules = 0
+    with zipfile.ZipFile(src_path) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            name, data = info.filename, src.read(info)
+            if name.endswith(".py"):
+                code = compile(data, f"{where}/{name}", "exec", dont_inherit=True, optimize=0)
+                data = (importlib.util.MAGIC_NUMBER + HASH_BASED_UNCHECKED
+                        + importlib.util.source_hash(data) + marshal.dumps(code))
+                name += "c"
+                modules += 1
+            entry = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            dst.writestr(entry, data, compresslevel=9)
+    with open(out_path, "wb") as f:
+        f.write(out.getvalue())
+    return {"python": sys.version.split()[0], "magic": importlib.util.MAGIC_NUMBER.hex(),
+            "modules": modules}
+`;
+
+// The worker's own start (static/site/worker.js), on the compiled files alone.
+const TRY = `
+import json, os, sys, zipfile
+os.environ["GRADPLAY_BACKEND"] = "pure"
+sys.dont_write_bytecode = True
+zipfile.ZipFile("/out.zip").extractall("/gradplay")
+sys.path.insert(0, "/gradplay")
+from playground.host import Host, handle_json
+host = Host()
+hello = json.loads(handle_json(host, json.dumps({"type": "hello", "id": 1})))
+program = "import torch\\nx = torch.tensor([2.0], requires_grad=True)\\n(x * x).sum().backward()\\n"
+run = json.loads(handle_json(host, json.dumps({"type": "run", "id": 2, "program": program})))
+example = json.loads(handle_json(host, json.dumps(
+    {"type": "example", "id": 3, "example": hello["default_example"]})))
+sources = [m.__name__ for m in list(sys.modules.values())
+           if (getattr(m, "__file__", None) or "").endswith(".py")
+           and m.__file__.startswith("/gradplay/")]
+json.dumps({"hello": hello["type"], "run": run["type"], "ok": run["timeline"]["ok"],
+            "example": example["type"], "imported_from_source": sources})
+`;
+
+const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({
+  indexURL: resolve(pyodideDir) + "/",
+  stdout: () => {},
+  stderr: (line) => console.error(line),
+});
+pyodide.FS.writeFile("/in.zip", readFileSync(sourcesZip));
+pyodide.runPython(COMPILE);
+const summary = JSON.parse(pyodide.runPython(`json.dumps(compile_zip("/in.zip", "/out.zip", "/gradplay"))`));
+const tried = JSON.parse(pyodide.runPython(TRY));
+writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
+console.log(JSON.stringify({ ...summary, tried }));
