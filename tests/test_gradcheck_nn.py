@@ -1,5 +1,5 @@
-"""Finite differences in float64 for the nn activations, losses and layers (first and second
-derivatives), with the checker and helpers of tests/test_gradcheck.py; when torch imports, the
+"""Finite differences in float64 for the nn activations, losses and layers, and the element-wise
+math of engine/ops/pointwise.py (first and second derivatives), with the checker and helpers of tests/test_gradcheck.py; when torch imports, the
 engine's gradients must also equal torch's."""
 
 from __future__ import annotations
@@ -71,6 +71,26 @@ CASES = [
     # padding_idx is the oracle's business: its row gets no gradient by design, so finite
     # differences would disagree
     Case("embedding", lambda T, w: _F(T).embedding(_int(T, [[0, 2], [2, 3]]), w), (4, 2)),
+    # element-wise math; the rounding functions are constant between their steps
+    Case("floor", lambda T, a: a.floor() * a, (2, 3), avoid=(-1.0, 0.0, 1.0)),
+    Case("round", lambda T, a: a.round() * a, (2, 3), avoid=(-1.5, -0.5, 0.5, 1.5)),
+    Case("frac", lambda T, a: a.frac(), (2, 3), avoid=(-1.0, 0.0, 1.0)),
+    Case("log1p", lambda T, a: a.log1p(), (2, 3), lo=-0.9, hi=2.0, avoid=()),
+    Case("expm1", lambda T, a: a.expm1(), (2, 3)),
+    Case("log2", lambda T, a: a.log2(), (2, 3), **gc.POS),
+    Case("log10", lambda T, a: T.log10(a), (2, 3), **gc.POS),
+    Case("rsqrt", lambda T, a: a.rsqrt(), (2, 3), **gc.POS),
+    Case("erf", lambda T, a: a.erf(), (2, 3)),
+    Case("square", lambda T, a: a.square(), (2, 3)),
+    Case("tan", lambda T, a: a.tan(), (2, 3), lo=-1.2, hi=1.2),
+    Case("asin", lambda T, a: a.asin(), (2, 3), lo=-0.9, hi=0.9, avoid=()),
+    Case("acos", lambda T, a: a.acos(), (2, 3), lo=-0.9, hi=0.9, avoid=()),
+    Case("atan", lambda T, a: a.atan(), (2, 3)),
+    Case("atan2", lambda T, a, b: a.atan2(b), (2, 3), (3,)),
+    Case("hypot", lambda T, a, b: T.hypot(a, b), (2, 3), (2, 1)),
+    Case("lerp_number", lambda T, a, b: a.lerp(b, 0.3), (2, 3), (3,)),
+    Case("lerp_number_high", lambda T, a, b: a.lerp(b, 0.8), (2, 3), (2, 3)),
+    Case("lerp_tensor", lambda T, a, b, w: T.lerp(a, b, w), (2, 3), (2, 3), (3,)),
 ]
 
 IDS = [c.name for c in CASES]

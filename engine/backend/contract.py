@@ -91,6 +91,16 @@ CONTRACT = (
     Entry("log1p", "unary", "log1p(a) = log(1 + a), exact for small a; -1 gives -inf, below "
           "-1 nan"),
     Entry("expm1", "unary", "expm1(a) = exp(a) - 1, exact for small a; overflows to inf"),
+    Entry("floor", "unary", "floor(a); ints and bools compute in float64, as numpy"),
+    Entry("ceil", "unary", "ceil(a); ceil(-0.5) is -0.0"),
+    Entry("rint", "unary", "rint(a): round half to even; rint(-0.4) is -0.0"),
+    Entry("trunc", "unary", "trunc(a): round toward zero; trunc(-0.5) is -0.0"),
+    Entry("tan", "unary", "tan(a); tan(inf) = nan"),
+    Entry("arcsin", "unary", "arcsin(a); outside [-1, 1] nan"),
+    Entry("arccos", "unary", "arccos(a); outside [-1, 1] nan"),
+    Entry("arctan", "unary", "arctan(a)"),
+    Entry("log2", "unary", "log2(a); log2(0) = -inf, below 0 nan"),
+    Entry("log10", "unary", "log10(a); log10(0) = -inf, below 0 nan"),
     Entry("erf", "unary", "erf(a), the error function, in float64 and rounded once to a's "
           "float dtype"),
     Entry("tanh", "unary", "tanh(a)"),
@@ -100,6 +110,8 @@ CONTRACT = (
     Entry("isnan", "unary", "isnan(a) -> bool array"),
     # -- element-wise, two arguments (arrays or Python numbers) ----------------------------
     Entry("add", "binary", "add(a, b)"),
+    Entry("arctan2", "binary", "arctan2(a, b): the angle of (b, a); integers and bools compute "
+          "in float64"),
     Entry("sub", "binary", "sub(a, b)"),
     Entry("mul", "binary", "mul(a, b)"),
     Entry("div", "binary", "div(a, b): true division (ints give float64)"),

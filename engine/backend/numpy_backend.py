@@ -177,6 +177,31 @@ cosh = _arr1(np.cosh)
 tanh = _arr1(np.tanh)
 log1p = _arr1(np.log1p)
 expm1 = _arr1(np.expm1)
+
+
+def _rounding(ufunc):
+    """numpy 2 keeps integers integral under floor/ceil/trunc; the contract computes them in
+    float64, as every other float function of an integer array."""
+    def op(a):
+        if a.dtype.kind not in "fc":
+            a = a.astype(np.float64)
+        r = ufunc(a)
+        return r if type(r) is ndarray else np.asarray(r)
+
+    op.__name__ = ufunc.__name__
+    return op
+
+
+floor = _rounding(np.floor)
+ceil = _rounding(np.ceil)
+rint = _rounding(np.rint)
+trunc = _rounding(np.trunc)
+tan = _arr1(np.tan)
+arcsin = _arr1(np.arcsin)
+arccos = _arr1(np.arccos)
+arctan = _arr1(np.arctan)
+log2 = _arr1(np.log2)
+log10 = _arr1(np.log10)
 sign = _arr1(np.sign)
 maximum = _arr2(np.maximum)
 minimum = _arr2(np.minimum)
@@ -203,6 +228,14 @@ def erf(a):
     # numpy has no erf; _math.erf per element, in float64, rounded once to a's float dtype
     dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
     return np.asarray(_erf_ufunc(a.astype(np.float64)), dtype=np.float64).astype(dt)
+
+
+@_arr
+def arctan2(a, b):
+    # integers and bools compute in float64 (numpy would pick float16 for two bools)
+    if a.dtype.kind not in "fc" and b.dtype.kind not in "fc":
+        a = a.astype(np.float64)
+    return np.arctan2(a, b)
 
 
 @_arr

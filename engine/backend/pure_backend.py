@@ -711,6 +711,34 @@ def _safe_expm1(x):
         return _INF
 
 
+def _rounding(f):
+    """A math rounding function (which returns an int) as a float one that keeps the sign of a
+    zero result, as numpy's does (ceil(-0.5) is -0.0)."""
+    def g(x):
+        r = float(f(x))
+        return _math.copysign(r, x) if r == 0 else r
+    g.__name__ = f.__name__
+    return g
+
+
+def _rounding_safe(f):
+    g = _rounding(f)
+
+    def safe(x):
+        return x if x != x or x in (_INF, -_INF) else g(x)
+    return safe
+
+
+def _safe_log_base(f):
+    def g(x):
+        if x == 0:
+            return -_INF
+        if x < 0:
+            return _NAN
+        return f(x)
+    return g
+
+
 def _safe_sqrt(x):
     return _NAN if x < 0 else _math.sqrt(x)
 
@@ -748,6 +776,21 @@ cosh = _unary_math(_math.cosh, _safe_cosh)
 tanh = _unary_math(_math.tanh, _nan_on_error(_math.tanh))
 log1p = _unary_math(_math.log1p, _safe_log1p)
 expm1 = _unary_math(_math.expm1, _safe_expm1)
+floor = _unary_math(_rounding(_math.floor), _rounding_safe(_math.floor))
+ceil = _unary_math(_rounding(_math.ceil), _rounding_safe(_math.ceil))
+rint = _unary_math(_rounding(round), _rounding_safe(round))
+trunc = _unary_math(_rounding(_math.trunc), _rounding_safe(_math.trunc))
+tan = _unary_math(_math.tan, _nan_on_error(_math.tan))
+arcsin = _unary_math(_math.asin, _nan_on_error(_math.asin))
+arccos = _unary_math(_math.acos, _nan_on_error(_math.acos))
+arctan = _unary_math(_math.atan, _nan_on_error(_math.atan))
+log2 = _unary_math(_math.log2, _safe_log_base(_math.log2))
+log10 = _unary_math(_math.log10, _safe_log_base(_math.log10))
+
+
+def arctan2(a, b):
+    xs, ys, shp, dt = _setup2(a, b, float_only=True)
+    return _finish(list(map(_math.atan2, xs, ys)), shp, dt)
 erf = _unary_math(_math.erf, _nan_on_error(_math.erf))
 
 

@@ -9,7 +9,17 @@ package's names, so the order below does not matter.
 
 from ..rng import ops as _random_ops  # noqa: F401 - registers uniform_, normal_, bernoulli_, ...
 from ..tensor import Tensor
-from . import arithmetic, compare, inplace, linalg, nn_ops, reduction, shape, unary  # noqa: F401
+from . import (  # noqa: F401
+    arithmetic,
+    compare,
+    inplace,
+    linalg,
+    nn_ops,
+    pointwise,
+    reduction,
+    shape,
+    unary,
+)
 from .registry import FUNCTIONS, METHODS, OPERATORS, PALETTE, install
 
 install(Tensor)

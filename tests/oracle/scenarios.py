@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_nn
+from tests.oracle import scenarios_nn, scenarios_pointwise
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3821,3 +3821,4 @@ def _collect():
 
 SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
+SCENARIOS.update(scenarios_pointwise.SCENARIOS)

@@ -1,0 +1,382 @@
+"""Element-wise math beyond unary.py: rounding (floor ceil round trunc frac), log1p expm1 log2
+log10, tan and the inverse trigonometric functions, rsqrt, square, erf, and the two-tensor
+atan2, hypot and lerp. Each op's grad_fn name and formula are torch's (derivatives.yaml)."""
+
+from __future__ import annotations
+
+import math
+
+from .. import backend as B
+from ..autograd.function import Function, apply
+from ..tensor import Tensor
+from .arithmetic import _binary_prepare
+from .formulas import sum_to
+from .helpers import float_data, wrap
+from .registry import export
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _k(value, like):
+    return B.scalar(value, B.dtype_name(like))
+
+
+# -- rounding: the gradient is zero everywhere (torch does not use the kinks' subgradients) ------
+
+class _Rounding(Function):
+    array_backward = True
+    fn = None
+
+    def forward(self, a):
+        if not a._dtype.is_floating_point:
+            return B.copy(a._data)  # an integer tensor is already rounded: torch copies it
+        return type(self).fn(a._data)
+
+    def backward(self, grad):
+        return (grad * 0,)
+
+
+class Floor(_Rounding):
+    name_ = "FloorBackward0"
+    fn = staticmethod(lambda x: B.floor(x))
+
+
+class Ceil(_Rounding):
+    name_ = "CeilBackward0"
+    fn = staticmethod(lambda x: B.ceil(x))
+
+
+class Round(_Rounding):
+    """Half to even, as torch (round(2.5) is 2)."""
+
+    name_ = "RoundBackward0"
+    fn = staticmethod(lambda x: B.rint(x))
+
+
+class RoundDecimals(_Rounding):
+    name_ = "RoundBackward1"
+
+    def forward(self, a, decimals):
+        x = float_data(a)
+        if decimals >= 0:
+            scale = _k(10.0**decimals, x)
+            return B.div(B.rint(B.mul(x, scale)), scale)
+        scale = _k(10.0**-decimals, x)
+        return B.mul(B.rint(B.div(x, scale)), scale)
+
+
+class Trunc(_Rounding):
+    name_ = "TruncBackward0"
+    fn = staticmethod(lambda x: B.trunc(x))
+
+
+class Frac(Function):
+    """x - trunc(x); its gradient passes unchanged."""
+
+    name_ = "FracBackward0"
+    array_backward = True
+
+    def forward(self, a):
+        x = float_data(a)
+        return B.sub(x, B.trunc(x))
+
+    def backward(self, grad):
+        return (grad,)
+
+
+# -- logarithms and exponentials ----------------------------------------------------------------
+
+class Log1p(Function):
+    name_ = "Log1PBackward0"
+    array_backward = True
+
+    def forward(self, a):
+        self.save(a)
+        return B.log1p(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (a + 1),)
+
+
+class Expm1(Function):
+    name_ = "Expm1Backward0"
+    array_backward = True
+    saves_result = True
+
+    def forward(self, a):
+        return B.expm1(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * (result + 1),)
+
+
+class Log2(Function):
+    name_ = "Log2Backward0"
+    array_backward = True
+
+    def forward(self, a):
+        self.save(a)
+        return B.log2(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (a * _LN2),)
+
+
+class Log10(Log2):
+    name_ = "Log10Backward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.log10(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (a * _LN10),)
+
+
+class Erf(Function):
+    name_ = "ErfBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.erf(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return ((-(a * a)).exp() * _TWO_OVER_SQRT_PI * grad,)
+
+
+class Rsqrt(Function):
+    name_ = "RsqrtBackward0"
+    array_backward = True
+    saves_result = True
+
+    def forward(self, a):
+        x = float_data(a)
+        return B.div(_k(1, x), B.sqrt(x))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (-0.5 * grad * result * result * result,)
+
+
+# -- trigonometry -------------------------------------------------------------------------------
+
+class Tan(Function):
+    name_ = "TanBackward0"
+    array_backward = True
+    saves_result = True
+
+    def forward(self, a):
+        return B.tan(float_data(a))
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * (1 + result * result),)
+
+
+class Asin(Function):
+    name_ = "AsinBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.arcsin(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * rsqrt(-a * a + 1),)
+
+
+class Acos(Asin):
+    name_ = "AcosBackward0"
+
+    def forward(self, a):
+        self.save(a)
+        return B.arccos(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad * -rsqrt(-a * a + 1),)
+
+
+class Atan(Function):
+    name_ = "AtanBackward0"
+    array_backward = True
+
+    def forward(self, a):
+        self.save(a)
+        return B.arctan(float_data(a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (grad / (a * a + 1),)
+
+
+class Atan2(Function):
+    """The angle of the point (other, input)."""
+
+    name_ = "Atan2Backward0"
+    array_backward = True
+
+    def forward(self, a, b):
+        x, y, dt = _binary_prepare(self, a, b)
+        if not dt.is_floating_point:
+            x, y = B.astype(x, "float32"), B.astype(y, "float32")
+        self.save(a, b)
+        return B.arctan2(x, y)
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        sa, sb = self.shapes
+        recip = 1 / (a * a + b * b)
+        return sum_to(grad * b * recip, sa), sum_to(grad * -a * recip, sb)
+
+
+class Hypot(Function):
+    """sqrt(a^2 + b^2), scaled by the larger magnitude so that it overflows only when the
+    result does."""
+
+    name_ = "HypotBackward0"
+    array_backward = True
+    saves_result = True
+
+    def forward(self, a, b):
+        x, y, dt = _binary_prepare(self, a, b)
+        if not dt.is_floating_point:
+            raise NotImplementedError(f'"hypot_cpu" not implemented for '
+                                      f"'{_TYPE[dt.name]}'")
+        self.save(a, b)
+        ax, ay = B.abs(x), B.abs(y)
+        big = B.maximum(ax, ay)
+        small = B.minimum(ax, ay)
+        zero = _k(0, big)
+        safe = B.where(B.eq(big, zero), _k(1, big), big)
+        ratio = B.div(small, safe)
+        out = B.mul(big, B.sqrt(B.add(_k(1, big), B.mul(ratio, ratio))))
+        # an infinite side gives inf even when the other is nan, as C's hypot
+        inf = _k(math.inf, big)
+        return B.where(B.eq(ax, inf), inf, B.where(B.eq(ay, inf), inf, out))
+
+    def backward(self, grad):
+        a, b, result = self.saved_tensors
+        sa, sb = self.shapes
+        return sum_to(grad * a / result, sa), sum_to(grad * b / result, sb)
+
+
+_TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+
+
+class Lerp(Function):
+    """input + weight * (end - input), computed from whichever end is nearer, as torch, so
+    weight 1 gives exactly end. A number weight: LerpBackward0; a tensor: LerpBackward1."""
+
+    name_ = "LerpBackward0"
+    array_backward = True
+
+    def forward(self, a, b, weight):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.weight = weight
+        w = _k(weight, x)
+        d = B.sub(y, x)
+        if weight < 0.5:
+            return B.add(x, B.mul(w, d))
+        return B.sub(y, B.mul(d, B.sub(_k(1, x), w)))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        w = self.weight
+        return sum_to(grad * (1 - w), sa), sum_to(grad * w, sb)
+
+
+class LerpTensor(Function):
+    name_ = "LerpBackward1"
+    array_backward = True
+
+    def forward(self, a, b, w):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.w_shape = B.shape(w._data)
+        self.save(a, b, w)
+        wd = B.astype(w._data, B.dtype_name(x))
+        d = B.sub(y, x)
+        low = B.add(x, B.mul(wd, d))
+        high = B.sub(y, B.mul(d, B.sub(_k(1, wd), wd)))
+        return B.where(B.lt(B.abs(wd), _k(0.5, wd)), low, high)
+
+    def backward(self, grad):
+        a, b, w = self.saved_tensors
+        sa, sb = self.shapes
+        return (sum_to(grad * (1 - w), sa), sum_to(grad * w, sb),
+                sum_to(grad * (b - a), self.w_shape))
+
+
+# -- the public functions -----------------------------------------------------------------------
+
+def _unary(cls, name):
+    def fn(input):
+        return apply(cls, (input,))
+
+    fn.__name__ = name
+    fn.__doc__ = f"torch.{name}"
+    return export(name)(fn)
+
+
+floor = _unary(Floor, "floor")
+ceil = _unary(Ceil, "ceil")
+trunc = _unary(Trunc, "trunc")
+frac = _unary(Frac, "frac")
+log1p = _unary(Log1p, "log1p")
+expm1 = _unary(Expm1, "expm1")
+log2 = _unary(Log2, "log2")
+log10 = _unary(Log10, "log10")
+erf = _unary(Erf, "erf")
+rsqrt = _unary(Rsqrt, "rsqrt")
+tan = _unary(Tan, "tan")
+asin = _unary(Asin, "asin")
+acos = _unary(Acos, "acos")
+atan = _unary(Atan, "atan")
+arcsin = export("arcsin")(lambda input: asin(input))
+arccos = export("arccos")(lambda input: acos(input))
+arctan = export("arctan")(lambda input: atan(input))
+
+
+@export()
+def round(input, *, decimals=0):  # noqa: A001 - torch's name
+    if decimals == 0:
+        return apply(Round, (input,))
+    return apply(RoundDecimals, (input,), decimals)
+
+
+@export()
+def square(input):
+    return input.pow(2)
+
+
+def _tensor_pair(input, other):
+    if not isinstance(other, Tensor):
+        other = wrap(other, input)
+    return input, other
+
+
+@export()
+def atan2(input, other):
+    return apply(Atan2, _tensor_pair(input, other))
+
+
+export("arctan2")(atan2)
+
+
+@export()
+def hypot(input, other):
+    return apply(Hypot, _tensor_pair(input, other))
+
+
+@export()
+def lerp(input, end, weight):
+    if isinstance(weight, Tensor):
+        return apply(LerpTensor, (input, end, weight))
+    return apply(Lerp, (input, end), float(weight))
