@@ -91,6 +91,19 @@ CASES = [
     Case("lerp_number", lambda T, a, b: a.lerp(b, 0.3), (2, 3), (3,)),
     Case("lerp_number_high", lambda T, a, b: a.lerp(b, 0.8), (2, 3), (2, 3)),
     Case("lerp_tensor", lambda T, a, b, w: T.lerp(a, b, w), (2, 3), (2, 3), (3,)),
+    # reductions and masks (engine/ops/statistics.py, engine/ops/masking.py)
+    Case("var", lambda T, a: a.var(), (2, 3)),
+    Case("var_dim", lambda T, a: a.var(1, keepdim=True), (3, 4)),
+    Case("var_correction", lambda T, a: T.var(a, dim=0, correction=0), (3, 4)),
+    Case("std", lambda T, a: a.std(), (2, 3)),
+    Case("std_dim", lambda T, a: a.std(0), (3, 4)),
+    Case("logsumexp", lambda T, a: a.logsumexp(1), (3, 4)),
+    Case("logsumexp_dims", lambda T, a: T.logsumexp(a, (0, 1), keepdim=True), (2, 3)),
+    Case("masked_fill", lambda T, a: a.masked_fill(T.tensor([True, False, True]), 2.0) * a,
+         (2, 3)),
+    Case("tril", lambda T, a: a.tril() * a, (3, 4)),
+    Case("triu", lambda T, a: T.triu(a, 1) * a, (3, 4)),
+    Case("nan_to_num", lambda T, a: a.nan_to_num() * a, (2, 3)),
 ]
 
 IDS = [c.name for c in CASES]

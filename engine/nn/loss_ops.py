@@ -1,7 +1,7 @@
 """The losses torch computes as one graph node (SmoothL1LossBackward0, HuberLossBackward0,
 BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0), and the few ops torch's
 composite losses record that the engine has no public function for yet (clamp_min_, xlogy,
-masked_fill_, linalg_vector_norm with ord 2).
+linalg_vector_norm with ord 2).
 
 Each loss takes input and target already broadcast to one shape. Backward formulas are written
 with Tensor operations, so create_graph=True differentiates them again (the second-order
@@ -15,6 +15,7 @@ from ..autograd.function import Function, apply
 from ..ops.compare import where
 from ..ops.helpers import promote
 from ..ops.inplace import run_inplace
+from ..ops.masking import MaskedFill
 from ..tensor import Tensor
 
 _TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
@@ -279,22 +280,6 @@ class Xlogy(Function):
 
 def xlogy(x: Tensor, y: Tensor) -> Tensor:
     return apply(Xlogy, (x, y))
-
-
-class MaskedFill(Function):
-    """x with `value` where mask is True; no gradient flows to the filled places."""
-
-    name_ = "MaskedFillBackward0"
-    chain_rule = ("masked_fill wrote a value where mask is True: to self {grad} with zeros there; a "
-                  "tensor value gets the sum of {grad} there")
-
-    def forward(self, a, mask, value):
-        self.mask = mask
-        x = a._data
-        return B.where(mask._data, B.scalar(value, B.dtype_name(x)), x)
-
-    def backward(self, grad):
-        return (where(self.mask, 0.0, grad),)
 
 
 def masked_fill_(t: Tensor, mask: Tensor, value: float) -> Tensor:

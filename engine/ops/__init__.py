@@ -14,10 +14,12 @@ from . import (  # noqa: F401
     compare,
     inplace,
     linalg,
+    masking,
     nn_ops,
     pointwise,
     reduction,
     shape,
+    statistics,
     unary,
 )
 from .registry import FUNCTIONS, METHODS, OPERATORS, PALETTE, install
