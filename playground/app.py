@@ -4,8 +4,15 @@
     Playground(program="...")               # in a notebook, after pn.extension()
 
 The UI sends JSON requests (docs/host-protocol.md) with `model.send_msg`; `_handle_msg` answers
-each one with a per-instance `playground.host.Host` and `_send_msg`. Every browser session gets
-its own component, so its own Host: sessions never share programs or timelines.
+each one with `_send_msg`. Every browser session gets its own component, so its own session
+state: sessions never share programs or timelines.
+
+Served (`panel serve`, `pn.serve`), a component never runs a program on the server's event loop:
+it hands the request to the process's pool of worker processes (`playground.pool`) and sends the
+answer when it arrives, so one session's slow program never stalls the others, and a runaway is
+killed by the pool. The session's state (program, last timeline) stays here with the component,
+so a killed run leaves it as it was. In a notebook, and through `answer()`, the component answers
+with its own in-process `playground.host.Host`.
 
 Nothing here or in the page reaches outside the server: the UI is one bundled ES module, fonts
 are the system's, and Bokeh's plotting API is loaded from this server when a plot is drawn.
@@ -13,10 +20,10 @@ are the system's, and Bokeh's plotting API is loaded from this server when a plo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
-import traceback
 from pathlib import Path
 
 import panel as pn
@@ -31,11 +38,13 @@ if not __package__:
     __package__ = Path(__file__).resolve().parent.name
 
 from .assets import site_dir, ui_bundle  # noqa: E402
-from .host import Host  # noqa: E402
+from .host import Host, encode_reply, internal_error, read_request  # noqa: E402
+from .pool import SessionState, WorkerPool, shared_pool  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
 
 log = logging.getLogger(__name__)
+_tasks: set = set()  # answers under way (asyncio keeps only weak references to tasks)
 
 
 # Panel treats an _esm string that is not an existing file as JavaScript source, so a missing
@@ -64,35 +73,73 @@ class Playground(pn.custom.JSComponent):
 
     _stylesheets = [":host { display: block; min-height: 640px; }"]
 
-    def __init__(self, **params):
+    def __init__(self, pool: WorkerPool | None = None, **params):
         params.setdefault("sizing_mode", "stretch_both")
         params.setdefault("min_height", 640)
         super().__init__(**params)
-        self._host = Host()
+        self._host = Host()  # answers in this process: notebooks, answer()
+        self._pool = pool  # answers in worker processes: a served app (see _worker_pool)
+        self._state = SessionState()  # this session's state while the pool answers
+        self._turn: asyncio.Lock | None = None  # one request of this session in the pool at a time
+        if pool is None and _served():
+            shared_pool()  # start the workers now, while the page loads
+
+    def _worker_pool(self) -> WorkerPool | None:
+        if self._pool is None and _served():
+            self._pool = shared_pool()
+        return self._pool
 
     def _handle_msg(self, data) -> None:
-        self._send_msg(self.answer(data))
+        pool = self._worker_pool()
+        try:
+            loop = asyncio.get_running_loop() if pool is not None else None
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._send_msg(self.answer(data))
+            return
+        task = loop.create_task(self.answer_async(data, pool))
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
+
+    async def answer_async(self, data, pool: WorkerPool) -> None:
+        """Answer one request in the pool without blocking the event loop, then send the reply.
+        Requests of one session are answered in the order they came (each needs the state the
+        one before left)."""
+        try:
+            request, refused = read_request(data)
+            if refused is not None:
+                self._send_msg(json.dumps(refused))
+                return
+            text = json.dumps(request, separators=(",", ":"))
+            if self._turn is None:
+                self._turn = asyncio.Lock()
+            async with self._turn:
+                answer = await asyncio.wrap_future(pool.submit(text, self._state))
+                self._state = answer.state
+            self._send_msg(answer.reply)
+        except Exception:  # the pool failed underneath: still answer this request once
+            rid = data.get("id") if isinstance(data, dict) else None
+            self._send_msg(json.dumps({"type": "error", "id": rid if isinstance(rid, (int, str)) else None,
+                                       "seconds": 0, "error": internal_error("answering in the pool")}))
 
     def answer(self, data) -> str:
-        """One request (JSON text or a dict) -> its reply as JSON text. Never raises."""
-        try:
-            if isinstance(data, str):
-                try:
-                    request = json.loads(data)
-                except ValueError as e:
-                    reply = {"type": "error", "id": None,
-                             "error": {"kind": "protocol", "message": f"not JSON: {e}"}}
-                    return json.dumps(reply)
-            else:
-                request = data
-            reply = self._host.handle(request)
-            return json.dumps(reply, allow_nan=False, separators=(",", ":"))
-        except Exception as e:  # Host.handle does not raise; this guards the JSON step above it
-            log.exception("gradplay: could not answer a request")
-            rid = request.get("id") if isinstance(locals().get("request"), dict) else None
-            return json.dumps({"type": "error", "id": rid, "error": {
-                "kind": "internal", "message": f"{type(e).__name__}: {e}",
-                "detail": traceback.format_exc(limit=6)}})
+        """One request (JSON text or a dict) -> its reply as JSON text, answered in this process
+        (or, when the component has a pool, by the pool: this call then waits). Never raises."""
+        request, refused = read_request(data)
+        if refused is not None:
+            return json.dumps(refused)
+        if self._pool is not None:
+            answer = self._pool.answer(json.dumps(request, separators=(",", ":")), self._state)
+            self._state = answer.state
+            return answer.reply
+        return encode_reply(self._host.handle(request))
+
+
+def _served() -> bool:
+    """Whether this runs in a Bokeh server session (not a notebook's kernel, not a test)."""
+    doc = pn.state.curdoc
+    return doc is not None and doc.session_context is not None
 
 
 def create_app(program: str = "") -> pn.Column:

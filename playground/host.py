@@ -9,9 +9,11 @@ wrong with a request comes back as an `error` reply and the session goes on.
 from __future__ import annotations
 
 import json
+import logging
+import secrets
 import time
-import traceback
 
+from ._engine import engine
 from .limits import Limits, default_limits
 from .session import FORMAT_VERSION as TIMELINE_VERSION
 from .session import run_program
@@ -22,12 +24,23 @@ from .share import ShareError, decode, encode
 # with this module: opening a link or running a program needs neither, and the in-browser host
 # compiles every module it imports from source before its first answer.
 
-__all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "handle_json"]
+__all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "MAX_REQUEST_DEPTH", "MAX_REPLY_CHARS",
+           "handle_json", "read_request", "internal_error"]
 
-PROTOCOL_VERSION = 2  # 2: examples carry `claim` (a tutorial's claim) instead of `seed`
+log = logging.getLogger(__name__)
+
+# 2: examples carry `claim` (a tutorial's claim) instead of `seed`; 3: no tracebacks in replies,
+# `limit` errors, request depth and value counts checked
+PROTOCOL_VERSION = 3
 # A request carries at most a program (capped by Limits.max_program_chars) plus a small intent;
-# anything much larger is not a request the UI makes.
+# anything much larger is not a request the UI makes. Both limits are checked before any work:
+# before parsing JSON text, and before walking a request that arrives already parsed.
 MAX_REQUEST_CHARS = 4 * Limits().max_program_chars + 10_000
+MAX_REQUEST_DEPTH = 8  # a request {..., "edit": {..., "inputs": [...]}} nests three deep
+MAX_REQUEST_ITEMS = 10_000  # values in one request, all levels together
+# A reply larger than this is refused with a `limit` error instead of being sent: it is a
+# timeline no screen can show, and the bytes would cost every layer below the UI.
+MAX_REPLY_CHARS = 50_000_000
 
 _REQUEST_FIELDS = {
     "hello": {},
@@ -40,6 +53,8 @@ _REQUEST_FIELDS = {
 
 
 class _BadRequest(Exception):
+    """A request the host refuses; `kind` is the error reply's kind."""
+
     def __init__(self, message: str, kind: str = "protocol", **extra):
         super().__init__(message)
         self.message = message
@@ -83,15 +98,20 @@ class Host:
         if not isinstance(rid, (int, str)) or isinstance(rid, bool):
             rid = None
         start = time.perf_counter()
+        program, timeline = self.program, self.timeline
         try:
+            _check_shape(request)
             kind = self._check(request)
             reply = getattr(self, "_on_" + kind)(request)
         except _BadRequest as e:
             reply = {"type": "error", "error": {"kind": e.kind, "message": e.message, **e.extra}}
-        except Exception as e:  # a bug in the host: report it, keep the session alive
-            reply = {"type": "error", "error": {
-                "kind": "internal", "message": f"{type(e).__name__}: {e}",
-                "detail": traceback.format_exc(limit=8)}}
+        except MemoryError:  # the host ran out of memory: a limit of the host, not a bug
+            self.program, self.timeline = program, timeline
+            reply = {"type": "error", "error": {"kind": "limit", "message": (
+                "the request needed more memory than this host has; it was stopped")}}
+        except Exception:  # a bug in the host: log it, keep the session alive
+            self.program, self.timeline = program, timeline
+            reply = {"type": "error", "error": internal_error("answering a request")}
         reply["id"] = rid
         reply["seconds"] = round(time.perf_counter() - start, 6)
         return reply
@@ -100,9 +120,10 @@ class Host:
         if not isinstance(request, dict):
             raise _BadRequest("a request is a JSON object")
         kind = request.get("type")
-        if kind not in _REQUEST_FIELDS:
-            raise _BadRequest(f"unknown request type {kind!r}; expected one of "
-                              + ", ".join(_REQUEST_FIELDS))
+        if not isinstance(kind, str) or kind not in _REQUEST_FIELDS:
+            shown = repr(kind)[:40] if isinstance(kind, str) else f"of type {type(kind).__name__}"
+            raise _BadRequest(f"unknown request type {shown}; expected one of "
+                              + ", ".join(_REQUEST_FIELDS), field="type")
         for field, typ in _REQUEST_FIELDS[kind].items():
             if not isinstance(request.get(field), typ):
                 raise _BadRequest(f"a {kind!r} request needs {field!r} ({typ.__name__})",
@@ -182,7 +203,12 @@ class Host:
             except ShareError:
                 token = None
         previous = None if fresh else self.timeline
-        timeline = run_program(program, previous=previous, limits=self.limits)
+        # Each run sees what a fresh torch process would: its own default generator (seeded from
+        # the system, as torch seeds one) and no once-only warning given yet, whatever runs of
+        # this or any other session did before in this process.
+        with engine.fresh_state():
+            timeline = run_program(program, previous=previous, limits=self.limits)
+        _hide_recorder_failures(timeline)
         self.program = program
         # A program that does not parse (half-typed) has no statements to carry ids over from:
         # keep the last one that did, so the next edit keeps its nodes' ids and places.
@@ -191,18 +217,130 @@ class Host:
         return {"type": "result", "program": program, "timeline": timeline, "token": token}
 
 
-def handle_json(host: Host, text: str) -> str:
-    """One request as JSON text -> its reply as JSON text (the in-browser worker's entry)."""
-    if not isinstance(text, str) or len(text) > MAX_REQUEST_CHARS:
-        reply = {"type": "error", "id": None, "error": {
-            "kind": "protocol", "message": f"a request is at most {MAX_REQUEST_CHARS:,} "
-                                           "characters of JSON"}}
-    else:
-        try:
-            request = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            reply = {"type": "error", "id": None,
-                     "error": {"kind": "protocol", "message": f"not JSON: {e}"}}
+def internal_error(doing: str) -> dict:
+    """The `error` of an `internal` reply for the exception being handled: a short id and a
+    generic message for the person, the traceback in the host's log under that id. A reply never
+    carries a traceback: it would show the server's files and paths to whoever sent the request."""
+    ref = secrets.token_hex(4)
+    log.exception("gradplay: internal error %s while %s", ref, doing)
+    return {"kind": "internal", "ref": ref,
+            "message": f"something went wrong in the engine host (error {ref}); "
+                       "the session goes on"}
+
+
+def _hide_recorder_failures(timeline: dict) -> None:
+    """The recorder's own failures (a bug; the run went on) come with tracebacks: they go to the
+    host's log under a short id, and the timeline keeps one line per failure naming that id."""
+    failures = timeline.get("internal_errors")
+    if failures:
+        ref = secrets.token_hex(4)
+        log.error("gradplay: the recorder failed (error %s):\n%s", ref, "\n".join(failures))
+        timeline["internal_errors"] = [
+            f"{text.split(':', 1)[0]}: the recorder failed here (error {ref})" for text in failures]
+
+
+def _check_shape(request) -> None:
+    """Refuse a parsed request that nests too deep or holds too many values, without recursion
+    (a request may arrive already parsed, from the Panel transport, as deep as its sender liked)."""
+    stack, items = [(request, 1)], 0
+    while stack:
+        value, depth = stack.pop()
+        items += 1
+        if items > MAX_REQUEST_ITEMS:
+            raise _BadRequest(f"a request holds at most {MAX_REQUEST_ITEMS:,} values")
+        if isinstance(value, dict):
+            children = value.values()
+            if any(not isinstance(k, str) for k in value):
+                raise _BadRequest("a request's keys are strings")
+        elif isinstance(value, (list, tuple)):
+            children = value
+        elif value is None or isinstance(value, (str, int, float, bool)):
+            continue
         else:
-            reply = host.handle(request)
-    return json.dumps(reply, allow_nan=False, separators=(",", ":"))
+            raise _BadRequest(f"a request holds only JSON values, not {type(value).__name__}")
+        if depth >= MAX_REQUEST_DEPTH and len(children):
+            raise _BadRequest(f"a request nests at most {MAX_REQUEST_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _json_depth_ok(text: str) -> bool:
+    """Whether JSON text nests at most MAX_REQUEST_DEPTH levels: one linear scan, so that text
+    nested a hundred thousand deep never reaches the parser (which would recurse that deep)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_REQUEST_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def read_request(data):
+    """A request as it arrives (JSON text, or an already parsed object) -> (request, None) when
+    it can be answered, or (None, error reply) when it is refused. Size and depth are checked
+    before any parsing or walking; field types by `Host.handle`."""
+    try:
+        if isinstance(data, str):
+            if len(data) > MAX_REQUEST_CHARS:
+                raise _BadRequest(f"a request is at most {MAX_REQUEST_CHARS:,} characters of JSON")
+            if not _json_depth_ok(data):
+                raise _BadRequest(f"a request nests at most {MAX_REQUEST_DEPTH} levels deep")
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as e:
+                raise _BadRequest(f"not JSON: {str(e)[:200]}") from None
+        _check_shape(data)
+        if isinstance(data, dict) and sum(len(v) for v in data.values()
+                                          if isinstance(v, str)) > MAX_REQUEST_CHARS:
+            raise _BadRequest(f"a request is at most {MAX_REQUEST_CHARS:,} characters of JSON")
+    except _BadRequest as e:
+        rid = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(rid, (int, str)) or isinstance(rid, bool):
+            rid = None
+        return None, {"type": "error", "id": rid, "seconds": 0,
+                      "error": {"kind": e.kind, "message": e.message, **e.extra}}
+    return data, None
+
+
+def encode_reply(reply: dict) -> str:
+    """A reply as JSON text, or a `limit`/`internal` error in its place when it cannot be sent."""
+    try:
+        text = json.dumps(reply, allow_nan=False, separators=(",", ":"))
+    except MemoryError:
+        text = None
+    except (ValueError, TypeError, RecursionError):
+        reply = {"type": "error", "id": reply.get("id"), "seconds": reply.get("seconds", 0),
+                 "error": internal_error("encoding a reply")}
+        return json.dumps(reply)
+    if text is None or len(text) > MAX_REPLY_CHARS:
+        size = "more" if text is None else f"{len(text) / 1e6:,.0f} MB"
+        return json.dumps({"type": "error", "id": reply.get("id"), "seconds": reply.get("seconds", 0),
+                           "error": {"kind": "limit", "message": (
+                               f"the answer to this request would be {size} of JSON, more than "
+                               f"the {MAX_REPLY_CHARS // 1_000_000} MB a reply may carry; it was "
+                               "not sent (a long loop records every step: loop fewer times)")}})
+    return text
+
+
+def handle_json(host: Host, text: str) -> str:
+    """One request as JSON text -> its reply as JSON text (the in-browser worker's entry, and
+    the server's worker processes'). Never raises."""
+    if not isinstance(text, str):
+        request, reply = None, {"type": "error", "id": None, "seconds": 0,
+                                "error": {"kind": "protocol", "message": "a request is JSON text"}}
+    else:
+        request, reply = read_request(text)
+    if reply is None:
+        reply = host.handle(request)
+    return encode_reply(reply)

@@ -114,7 +114,7 @@ class Bmm(Function):
 
 @export()
 def mm(input, mat2):
-    sa, sb = input.shape, mat2.shape
+    sa, sb = B.shape(input._data), B.shape(mat2._data)
     if len(sa) != 2:
         raise RuntimeError("self must be a matrix")
     if len(sb) != 2:
@@ -123,14 +123,16 @@ def mm(input, mat2):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})"
         )
-    _same_dtype(input, mat2)
-    _not_bool(input, "addmm_impl_cpu_")
+    if input._dtype is not mat2._dtype:
+        _same_dtype(input, mat2)
+    if input._dtype.name == "bool":
+        _not_bool(input, "addmm_impl_cpu_")
     return apply(Mm, (input, mat2))
 
 
 @export()
 def mv(input, vec):
-    sm, sv = input.shape, vec.shape
+    sm, sv = B.shape(input._data), B.shape(vec._data)
     if not sm:  # torch reads input.size(0) first
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if len(sm) != 2 or len(sv) != 1:
@@ -168,7 +170,7 @@ def dot(input, other):
 
 @export()
 def bmm(input, mat2):
-    sa, sb = input.shape, mat2.shape
+    sa, sb = B.shape(input._data), B.shape(mat2._data)
     if len(sa) != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if len(sb) != 3:

@@ -6,6 +6,7 @@ call; builtins that make containers count their items."""
 from __future__ import annotations
 
 import operator
+import re
 
 from .._engine import engine
 from ..limits import LimitExceeded
@@ -47,6 +48,18 @@ class BuiltinFunction:
         return _TYPES.get(self.name)
 
 
+# A module's repr names the file it was loaded from: a path on the host, which a program must
+# not learn. Printed, a module shows its torch name only (torch's own repr, without the file).
+_MODULE_REPR = re.compile(r"<module '([\w.]+)' from '[^']*'>")
+
+
+def _module_text(match) -> str:
+    name, ours = match.group(1), engine.__name__
+    if name == ours or name.startswith(ours + "."):
+        name = "torch" + name[len(ours):]
+    return f"<module '{name}'>"
+
+
 class Builtins:
     def __init__(self, run):
         self.run = run
@@ -61,7 +74,8 @@ class Builtins:
     def _text(self, value) -> str:
         if type(value) in (list, tuple, dict, set):
             self.run.check_nested(value)
-        return str(value)
+        text = str(value)
+        return _MODULE_REPR.sub(_module_text, text) if "<module '" in text else text
 
     def _seq(self, value):
         return self.run.iterate(value, self.run.node)

@@ -53,8 +53,11 @@ function answer(text) {
       ? handle(text)
       : errorReply(null, "protocol", "a request is JSON text");
   } catch (err) {
-    // handle_json answers everything itself; this is Pyodide failing underneath it.
-    reply = errorReply(text, "internal", "the Python host failed: " + String(err && err.message || err));
+    // handle_json answers everything itself; this is Pyodide failing underneath it. Its message
+    // is a traceback with this worker's file paths: the reply gets only its last line.
+    const last = String((err && err.message) || err).trim().split("\n").pop();
+    console.warn("gradplay: the Python host failed:", err);
+    reply = errorReply(text, "internal", "the Python host failed: " + last);
   }
   self.postMessage(reply);
 }

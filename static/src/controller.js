@@ -232,6 +232,7 @@ const REQUEST_TITLES = {
   edit: "That edit cannot be made",
   share: "That link cannot be opened",
   protocol: "The host did not understand a request",
+  limit: "The program was stopped",
   internal: "Something went wrong in the engine host",
 };
 

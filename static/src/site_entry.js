@@ -4,12 +4,14 @@
 // site next to index.html, worker.js, pyodide/, py.zip and bokeh/. Every URL here is relative
 // to the page, so the site works under any sub-path.
 
+import { deadlineTransport } from "./deadline-transport.js";
+
 // The worker first: Python's start-up (seconds) is what the page waits for, so it begins
 // before anything else here, the UI's own module code included (imported below, on demand).
 const BUILD = document.querySelector('meta[name="gradplay-build"]')?.content || "";
 const versioned = (path) => (BUILD && !BUILD.startsWith("@") ? `${path}?v=${encodeURIComponent(BUILD)}` : path);
 const WORKER_STARTED = performance.now();
-const worker = new Worker(versioned("worker.js"), { type: "module" });
+let worker = startWorker();
 
 const round = (ms) => Math.round(ms * 10) / 10;
 
@@ -125,19 +127,22 @@ progress.show("page");
 
 // static/src/host.js gives ids, matches replies and times out an unanswered request. Requests
 // wait here until Python can answer (the worker would queue them too), so that timeout counts
-// from then, however long the download takes.
-const listeners = new Set();
-const transport = {
-  send: (msg) => worker.postMessage(JSON.stringify(msg)),
-  subscribe: (fn) => {
-    listeners.add(fn);
-    return () => listeners.delete(fn);
+// from then, however long the download takes. The transport gives each request a deadline and
+// replaces a worker that overruns it (deadline-transport.js).
+const transport = deadlineTransport({
+  post: (text) => worker.postMessage(text),
+  restart: restartWorker,
+  onOverrun: (msg, ms) => {
+    timings.restarts = (timings.restarts || 0) + 1;
+    console.warn(`gradplay: a '${msg.type}' request ran past ${ms / 1000} s; restarting Python`);
   },
-};
+});
 let markReady;
 const whenReady = new Promise((resolve) => {
   markReady = resolve;
 });
+const DEADLINE_MARGIN_S = 5; // beyond the host's time limit: recording and encoding the reply
+let restarted = null; // resolves when a replacement worker is ready
 let gone = null; // why the worker cannot answer at all (its script did not load)
 
 function errorReply(msg, message) {
@@ -153,6 +158,8 @@ function browserHost(createHost) {
       const sent = performance.now();
       const reply = await inner.request(msg);
       record(msg, reply, sent);
+      const seconds = reply?.type === "hello" ? reply.limits?.max_seconds : undefined;
+      if (seconds) transport.setDeadline((seconds + DEADLINE_MARGIN_S) * 1000);
       return reply;
     },
     dispose: () => inner.dispose(),
@@ -205,13 +212,40 @@ function die(message, detail, workerGone) {
   markReady();
 }
 
-worker.onmessage = (event) => {
+function startWorker() {
+  const w = new Worker(versioned("worker.js"), { type: "module" });
+  w.onmessage = onWorkerMessage;
+  w.onerror = onWorkerError;
+  w.onmessageerror = () => {
+    console.warn("gradplay: a message from the worker could not be read");
+  };
+  return w;
+}
+
+// A worker that overran a request's deadline: terminate it, start another, resolve when it is
+// ready (its start-up is Pyodide's again, a few seconds).
+function restartWorker() {
+  worker.terminate();
+  return new Promise((resolve) => {
+    restarted = resolve;
+    worker = startWorker();
+  });
+}
+
+function onWorkerMessage(event) {
   const data = event.data;
   if (typeof data === "string") {
-    for (const fn of listeners) fn(data);
+    transport.receive(data);
     return;
   }
   if (!data || data.gradplay !== "status") return;
+  if (restarted) {
+    if (data.phase === "ready" || data.phase === "fatal") {
+      restarted();
+      restarted = null;
+    }
+    return;
+  }
   Object.assign(timings, data.timings);
   if (data.phase === "ready") {
     timings.ready_at = round(performance.now());
@@ -224,20 +258,16 @@ worker.onmessage = (event) => {
   } else {
     progress.show(data.phase);
   }
-};
+}
 
-worker.onerror = (event) => {
+function onWorkerError(event) {
   event.preventDefault?.();
   if (timings.ready_at === undefined) {
     die(event.message || "the worker could not be started (its script did not load)", null, true);
   } else {
     console.error("gradplay: an error in the worker:", event.message);
   }
-};
-
-worker.onmessageerror = () => {
-  console.warn("gradplay: a message from the worker could not be read");
-};
+}
 
 // -- the UI -----------------------------------------------------------------------------------
 

@@ -1,0 +1,66 @@
+"""One worker process of the server's pool (`playground.pool`): answers host requests, one at a time.
+
+The server's pool starts this module as a child process and talks to it over its stdin and
+stdout in frames (`playground.pool.write_frame`). A worker holds no session: each job brings the
+session's state (its program and the JSON of its last timeline) with the request, and the answer
+carries the new state back, so a worker that is killed mid-run loses nothing a session needs.
+
+The limits that the interpreter cannot enforce itself are the process's: its address space is
+capped (`resource.setrlimit`), and the pool kills it when a request overruns its wall-clock
+deadline. Nothing here trusts the program; it runs inside `Host.handle` as in any host.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+
+
+def _cap_memory(megabytes: int) -> None:
+    import resource
+    cap = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def serve(inp, out) -> None:
+    from .host import Host, handle_json
+    from .pool import read_frame, write_frame
+
+    # The first answer costs imports (edits, examples): pay them before the pool sends work.
+    warm = Host()
+    handle_json(warm, json.dumps({"type": "hello", "id": 0}))
+    handle_json(warm, json.dumps({"type": "edit", "id": 0, "program": "import torch\n",
+                                  "edit": {"op": "add_leaf"}}))
+    write_frame(out, ["ready", str(os.getpid())])
+    while True:
+        frame = read_frame(inp)
+        if frame is None:  # the server closed our stdin: it is gone or shutting us down
+            return
+        request, program, timeline_text = frame
+        host = Host()
+        host.program = program
+        previous = host.timeline = json.loads(timeline_text) if timeline_text else None
+        reply = handle_json(host, request)
+        # Send the timeline back only when the session's state changed.
+        changed = host.timeline is not previous
+        state_text = json.dumps(host.timeline, allow_nan=False, separators=(",", ":")) \
+            if changed and host.timeline is not None else None
+        write_frame(out, [reply, host.program, state_text, "1" if changed else "0"])
+
+
+def main() -> None:
+    # Ctrl-C in the server's terminal reaches the whole process group; the server shuts us down.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _cap_memory(int(os.environ.get("GRADPLAY_WORKER_MEMORY_MB", "1024")))
+    # Frames go over the original stdout; anything else printed goes to the server's log.
+    out = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    inp = os.fdopen(os.dup(0), "rb", buffering=0)
+    serve(inp, out)
+
+
+if __name__ == "__main__":
+    main()

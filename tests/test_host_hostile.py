@@ -1,0 +1,224 @@
+"""Hostile input through the hosts' real entry points (docs/host-protocol.md): the worker's
+`handle_json`, the Panel app's `answer`, and the server's worker pool.
+
+Each case asserts what a person (or an attacker) gets back: an error of the right kind, no
+traceback and no path on the host, within the time budget plus a margin; and after each case a
+fresh session sees what a fresh process would (random numbers, warnings, grad mode).
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import playground
+from playground.app import Playground
+from playground.host import MAX_REQUEST_CHARS, MAX_REQUEST_DEPTH, Host, handle_json
+from playground.limits import default_limits
+from playground.pool import SessionState, WorkerPool
+
+T = "import torch\nimport torch.nn as nn\n"
+SECONDS = default_limits().max_seconds
+ROOT = str(Path(playground.__file__).resolve().parent.parent)
+# What no reply may contain: a traceback, or a path on the host
+SECRETS = ("Traceback", 'File "', ROOT, sys.prefix)
+
+
+def _clean(text: str) -> None:
+    for secret in SECRETS:
+        assert secret not in text, f"the reply shows {secret!r}: {text[:300]}"
+
+
+def _both(request):
+    """The reply from each entry point: the worker's handle_json (JSON text only) and the
+    Panel app's answer (JSON text, or the object the Panel transport hands over)."""
+    text = request if isinstance(request, str) else json.dumps(request)
+    replies = [handle_json(Host(), text), Playground().answer(request)]
+    if not isinstance(request, str):
+        replies.append(Playground().answer(text))
+    return replies
+
+
+def _deep(n: int) -> str:
+    return '{"type": "run", "id": 1, "program": ' + "[" * n + "]" * n + "}"
+
+
+PROTOCOL_CASES = [
+    ("type is a list", {"type": ["run"], "id": 1, "program": "x"}),
+    ("type is an object", {"type": {"run": 1}, "id": 1}),
+    ("type is a number", {"type": 7, "id": 1}),
+    ("id is a list", {"type": "bogus", "id": [1, 2]}),
+    ("100,000-deep JSON text", _deep(100_000)),
+    ("deep but small JSON text", _deep(MAX_REQUEST_DEPTH + 1)),
+    ("10 MB edit program", {"type": "edit", "id": 1, "program": "x = 1\n" * 1_700_000,
+                            "edit": {"op": "delete", "target": "x"}}),
+    ("10 MB of JSON text", json.dumps({"type": "run", "id": 1, "program": "#" * 10_000_000})),
+    ("many keys", {"type": "run", "id": 1, "program": "", **{f"k{i}": i for i in range(20_000)}}),
+    ("edit intent nested deep", {"type": "edit", "id": 1, "program": "",
+                                 "edit": {"op": "add_op", "inputs": [[[[[[[[["x"]]]]]]]]]}}),
+    ("not an object", "[1, 2, 3]"),
+    ("NaN", '{"type": "run", "id": 1, "program": NaN}'),
+]
+
+
+@pytest.mark.parametrize("name, request_", PROTOCOL_CASES, ids=[c[0] for c in PROTOCOL_CASES])
+def test_a_malformed_request_is_a_protocol_error_at_every_entry_point(name, request_):
+    start = time.perf_counter()
+    replies = _both(request_)
+    took = time.perf_counter() - start
+    for text in replies:
+        _clean(text)
+        reply = json.loads(text)
+        assert reply["type"] == "error" and reply["error"]["kind"] == "protocol", (name, reply)
+        assert reply["id"] in (1, None)
+    # refused before any work: no parse of a 10 MB program, no walk of a deep tree
+    assert took < 2.0, (name, took)
+
+
+def test_the_size_limit_is_counted_on_parsed_requests_too():
+    program = "x" * (MAX_REQUEST_CHARS + 1)
+    reply = json.loads(Playground().answer({"type": "run", "id": 1, "program": program}))
+    assert reply["error"]["kind"] == "protocol" and "characters" in reply["error"]["message"]
+
+
+# Programs whose cost the interpreter bounds: answered in process, within the time limit.
+PROGRAM_CASES = [
+    # a clean error at the loop's line (the language may stop it as a limit or as Python's error)
+    ("loop bound 2**63", T + "for i in range(2**63):\n    pass\n", ("limit", "runtime")),
+    ("loop bound past 2**64", T + "for i in range(2**64 + 5):\n    pass\n", ("limit", "runtime")),
+    ("negative huge loop", T + "for i in range(-2**70, 2**70, 7):\n    pass\n",
+     ("limit", "runtime")),
+    ("size from a tensor", T + "n = torch.tensor(100000)\nx = torch.zeros(n, n)\n", "limit"),
+    ("many rows stacked", T + "x = torch.ones(1000000, 1)\ny = torch.stack(list(x))\n", "limit"),
+    ("deep nn.Sequential", T + "m = " + "nn.Sequential(" * 80 + "nn.Identity()" + ")" * 80
+     + "\ny = m(torch.ones(2))\n", None),
+    ("a hook returns a string", T + "x = torch.ones(2, requires_grad=True)\nh = x.register_hook(str)\n"
+     "(x * 2).sum().backward()\n", "runtime"),
+    ("printing modules", T + "print(torch)\nprint([torch.nn, torch.optim, nn.functional])\n", None),
+]
+
+
+@pytest.mark.parametrize("name, program, kind", PROGRAM_CASES, ids=[c[0] for c in PROGRAM_CASES])
+def test_a_hostile_program_is_answered_in_time_without_internals(name, program, kind):
+    for entry in ("handle_json", "answer"):
+        start = time.perf_counter()
+        request = {"type": "run", "id": 1, "program": program}
+        text = handle_json(Host(), json.dumps(request)) if entry == "handle_json" \
+            else Playground().answer(request)
+        took = time.perf_counter() - start
+        _clean(text)
+        reply = json.loads(text)
+        assert reply["type"] == "result", (name, entry, reply.get("error"))
+        error = reply["timeline"]["error"]
+        assert (error and error["kind"]) in (kind if isinstance(kind, tuple) else (kind,)), \
+            (name, entry, error)
+        assert took < SECONDS + 2.0, (name, entry, took)
+
+
+# Programs that only the last line of defence stops: one statement, or the recording of a run,
+# that the interpreter's clock cannot see. The pool kills the worker at its deadline.
+RUNAWAY_CASES = [
+    ("a long list of big tensors printed", T + "a = torch.ones(300, 300)\nprint([a] * 1000)\n"),
+    ("a million-row unbind", T + "x = torch.ones(1000000)\ny = x.unbind()\n"),
+    ("torch.Size of a million-element tensor", T + "x = torch.ones(1000000)\ny = torch.Size(x)\n"),
+]
+DEADLINE = 2.0
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = WorkerPool(1, seconds=DEADLINE)
+    yield p
+    p.close()
+
+
+@pytest.mark.parametrize("name, program", RUNAWAY_CASES, ids=[c[0] for c in RUNAWAY_CASES])
+def test_a_runaway_is_killed_at_the_deadline_and_the_session_keeps_its_state(pool, name, program):
+    good = pool.answer(json.dumps({"type": "run", "id": 0, "program": T}), SessionState())
+    start = time.monotonic()
+    answer = pool.answer(json.dumps({"type": "run", "id": 1, "program": program}), good.state)
+    took = time.monotonic() - start
+    _clean(answer.reply)
+    reply = json.loads(answer.reply)
+    if answer.killed:
+        assert reply["error"]["kind"] == "limit" and answer.state is good.state
+    else:  # a faster engine may finish it, or refuse it with a limit at its line, in time
+        assert reply["type"] == "result" and reply["timeline"]["error"]["kind"] == "limit"
+    assert took < DEADLINE + 1.5, (name, took)
+
+
+# -- a fresh session sees a fresh process --------------------------------------------------------
+
+DIRTY = (T + "torch.manual_seed(0)\na = torch.rand(3)\nx = torch.ones(2, requires_grad=True)\n"
+         "y = (x * x).sum()\ny.backward(create_graph=True)\ntorch.set_grad_enabled(False)\n"
+         "with torch.no_grad():\n    z = x.missing\n")
+PROBE = (T + "r = torch.rand(3)\nx = torch.ones(2, requires_grad=True)\nprint((x * 2).requires_grad)\n"
+         "y = (x * x).sum()\ny.backward(create_graph=True)\n")
+
+
+def _run(host, program):
+    return json.loads(handle_json(host, json.dumps({"type": "run", "id": 1, "program": program})))
+
+
+def _tensor(timeline, name):
+    return next(t for t in timeline["nodes"]["tensors"] if t["name"] == name)
+
+
+def test_after_a_session_seeds_warns_and_leaves_grad_off_a_fresh_session_is_pristine():
+    # what a process that went on from DIRTY's seed would draw next
+    continued = _tensor(_run(Host(), T + "torch.manual_seed(0)\na = torch.rand(3)\n"
+                                         "r = torch.rand(3)\n")["timeline"], "r")
+    baseline = _run(Host(), PROBE)["timeline"]
+    dirty = _run(Host(), DIRTY)["timeline"]
+    assert dirty["error"]["type"] == "AttributeError"
+    fresh = _run(Host(), PROBE)["timeline"]
+    # random numbers: not the continuation of the seeded stream, and not the seeded numbers
+    r = _tensor(fresh, "r")["value"]["data"]
+    assert r != _tensor(dirty, "a")["value"]["data"] and r != continued["value"]["data"]
+    # grad mode: on, as in a fresh process
+    assert fresh["console"][0]["text"] == "True\n"
+    # the once-only warning is given again, as a fresh process would
+    def warned(timeline):
+        return any("create_graph=True" in w["message"] for w in timeline["warnings"])
+    assert warned(baseline) and warned(dirty) and warned(fresh)
+
+
+def test_the_same_session_running_again_sees_a_fresh_process_each_run():
+    host = Host()
+    first = _run(host, T + "torch.manual_seed(3)\na = torch.rand(2)\n")["timeline"]
+    again = _run(host, T + "torch.manual_seed(3)\na = torch.rand(2)\n")["timeline"]
+    assert _tensor(first, "a")["value"]["data"] == _tensor(again, "a")["value"]["data"]
+    unseeded = _run(host, T + "a = torch.rand(2)\n")["timeline"]
+    assert _tensor(unseeded, "a")["value"]["data"] != _tensor(first, "a")["value"]["data"]
+
+
+# -- the protocol fuzzer -------------------------------------------------------------------------
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+                     st.text(max_size=40))
+_values = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=30)
+_types = st.one_of(st.sampled_from(["hello", "run", "edit", "example", "open", "share"]), _values)
+_requests = st.fixed_dictionaries(
+    {"type": _types, "id": st.one_of(st.integers(), st.text(max_size=8), _values)},
+    optional={"program": st.one_of(st.text(max_size=200), _values),
+              "edit": _values, "token": st.one_of(st.text(max_size=60), _values),
+              "example": st.one_of(st.text(max_size=20), _values)})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_requests, _values), st.integers(min_value=0, max_value=40))
+def test_fuzzed_requests_get_one_clean_reply_at_every_entry_point(request_, nest):
+    for _ in range(nest % 12):  # sometimes nested past the depth limit
+        request_ = {"type": "run", "id": 1, "program": request_}
+    for text in _both(request_):
+        _clean(text)
+        reply = json.loads(text)
+        assert reply["type"] in {"hello", "result", "share", "error"}
+        if reply["type"] == "error":
+            assert reply["error"]["kind"] in {"protocol", "edit", "share", "limit"}, reply

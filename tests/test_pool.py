@@ -1,0 +1,131 @@
+"""The server's worker pool (playground/pool.py) and the Panel component answering through it:
+programs run in worker processes, a runaway is killed, the session keeps its last good state."""
+
+import asyncio
+import json
+import time
+
+import pytest
+
+import engine
+from playground.app import Playground
+from playground.pool import SessionState, WorkerPool
+
+SEED = ("import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x**2\nz = 2*y\n"
+        "z.backward()\nprint(x.grad)\n")
+# About a second of matrix products on either backend: far inside the program's time limit,
+# far beyond the short wall-clock deadline the pool below gets.
+SLOW = "import torch\nx = torch.ones(60, 60)\nfor i in range(10000):\n    y = x @ x\n"
+
+
+@pytest.fixture(scope="module")
+def pool():
+    p = WorkerPool(1, seconds=0.5)
+    yield p
+    p.close()
+
+
+def _run(pool, state, program, rid=1):
+    answer = pool.answer(json.dumps({"type": "run", "id": rid, "program": program}), state)
+    return answer, json.loads(answer.reply)
+
+
+def _tensor_id(reply, name):
+    return next(t["id"] for t in reply["timeline"]["nodes"]["tensors"] if t["name"] == name)
+
+
+def test_a_worker_answers_and_the_session_state_travels_with_the_request(pool):
+    first, reply = _run(pool, SessionState(), SEED)
+    assert reply["type"] == "result" and reply["timeline"]["console"][0]["text"] == "tensor([8.])\n"
+    assert first.state.program == SEED and json.loads(first.state.timeline_json)["ok"]
+    # the next request brings that state: node ids stay stable across an edit, as in one Host
+    edited = SEED.replace("y = x**2\n", "# a comment\ny = x**2\n")
+    _, again = _run(pool, first.state, edited, rid=2)
+    assert _tensor_id(again, "y") == _tensor_id(reply, "y")
+
+
+def test_a_runaway_request_is_killed_and_the_session_keeps_its_last_good_state(pool):
+    good, _ = _run(pool, SessionState(), SEED)
+    killed_before = pool.killed
+    start = time.monotonic()
+    answer, reply = _run(pool, good.state, SLOW, rid="slow")
+    took = time.monotonic() - start
+    assert answer.killed and pool.killed == killed_before + 1
+    assert reply["type"] == "error" and reply["id"] == "slow"
+    assert reply["error"]["kind"] == "limit" and "stopped" in reply["error"]["message"]
+    assert took < 0.5 + 1.0  # killed at its deadline, not waited for
+    assert answer.state is good.state  # the session's program and timeline are untouched
+    # the pool replaced the killed worker: the next request is answered
+    _, after = _run(pool, answer.state, SEED, rid=3)
+    assert after["type"] == "result" and after["timeline"]["ok"]
+
+
+def _address_space_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmSize")) // 1024
+
+
+def test_a_run_that_outgrows_the_worker_memory_cap_is_a_limit_error(pool):
+    # A cap 16 MB above what a started worker takes: the program's tensors (inside the element
+    # limits of either backend, about 20 MB) do not fit.
+    _run(pool, SessionState(), SEED)  # a started worker (the one killed above is replaced)
+    cap = _address_space_mb(pool.pids()[0]) + 16
+    side, count = (1000, 5) if engine.backend_name() == "numpy" else (300, 9)
+    program = f"import torch\na = torch.ones({side}, {side})\n" + "".join(
+        f"a{i} = a + {i}\n" for i in range(count))
+    small = WorkerPool(1, seconds=20, memory_mb=cap)
+    try:
+        answer, reply = _run(small, SessionState(), program)
+        # Where the allocation fails decides who reports it: the interpreter, at the program's
+        # line (the session then holds that run), or the host, as a `limit` reply (it then holds
+        # what it held). Either way a limit about memory, and the worker goes on.
+        if reply["type"] == "error":
+            error = reply["error"]
+            assert answer.state.program is None
+        else:
+            error = reply["timeline"]["error"]
+        assert error["kind"] == "limit" and "memory" in error["message"], reply
+        assert "Traceback" not in answer.reply
+        _, after = _run(small, answer.state, SEED, rid=2)
+        assert after["type"] == "result" and after["timeline"]["ok"]
+    finally:
+        small.close()
+
+
+def test_a_served_component_answers_off_the_event_loop_in_order(pool):
+    sent = []
+    pg = Playground(pool=pool)
+    pg._send_msg = sent.append  # what the browser would receive
+
+    async def session():
+        ticks = 0
+
+        async def clock():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.ensure_future(clock())
+        await asyncio.gather(pg.answer_async({"type": "run", "id": 1, "program": SEED}, pool),
+                             pg.answer_async({"type": "run", "id": 2, "program": SLOW}, pool),
+                             pg.answer_async({"type": "run", "id": 3, "program": SEED}, pool))
+        ticking.cancel()
+        return ticks
+
+    ticks = asyncio.run(session())
+    replies = [json.loads(m) for m in sent]
+    assert [r["id"] for r in replies] == [1, 2, 3]
+    assert [r["type"] for r in replies] == ["result", "error", "result"]
+    assert ticks >= 20  # the loop kept running while the pool worked (0.5 s and more)
+    assert pg._state.program == SEED
+
+
+def test_a_request_whose_type_is_a_list_is_a_protocol_error_through_the_pool(pool):
+    sent = []
+    pg = Playground(pool=pool)
+    pg._send_msg = sent.append
+    asyncio.run(pg.answer_async({"type": ["run"], "id": 7}, pool))
+    (reply,) = [json.loads(m) for m in sent]
+    assert reply["id"] == 7 and reply["error"]["kind"] == "protocol"
+    assert pg._state.program is None
