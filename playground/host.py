@@ -68,6 +68,11 @@ def _palette() -> list:
     return [dict(entry) for entry in PALETTE]
 
 
+def _chain_rules() -> dict:
+    from ._engine import engine  # each text is written next to its op's backward
+    return engine.autograd.function.chain_rules()
+
+
 def _example_meta(ex) -> dict:
     return {"id": ex.id, "title": ex.title, "summary": ex.summary, "claim": ex.claim,
             "torch_differs": ex.torch_differs, "expect_error": ex.expect_error,
@@ -138,6 +143,7 @@ class Host:
             "examples": [_example_meta(ex) for ex in gallery.EXAMPLES],
             "default_example": gallery.DEFAULT_ID,
             "palette": _palette(),
+            "chain_rules": _chain_rules(),
             "limits": {"max_program_chars": self.limits.max_program_chars,
                        "max_seconds": self.limits.max_seconds},
         }

@@ -828,4 +828,4 @@ def test_limits_are_configurable():
 def test_error_to_dict_has_every_field():
     d = run("x = y\n").error.to_dict()
     assert d == {"kind": "not_allowed", "message": "name 'y' is not defined", "line": 1,
-                 "col": 5, "end_line": 1, "end_col": 6, "exc_type": None, "limit": None}
+                 "col": 5, "end_line": 1, "end_col": 6, "exc_type": "NameError", "limit": None}

@@ -240,3 +240,18 @@ def _mark_view(out: Tensor, src: Tensor, cls, args, creation=None) -> None:
         if views is None:
             views = out._base._views = weakref.WeakSet()
         views.add(out)
+
+
+def chain_rules() -> dict:
+    """Every grad_fn name with its `chain_rule` (the playground sends this table to the UI)."""
+    from .graph import AccumulateGrad
+
+    table = {AccumulateGrad.name_: AccumulateGrad.chain_rule}
+    pending = [Function]
+    while pending:
+        cls = pending.pop()
+        for sub in cls.__subclasses__():
+            if "name_" in sub.__dict__:  # a shared base (no grad_fn of its own) is not listed
+                table[sub.name_] = sub.chain_rule
+            pending.append(sub)
+    return dict(sorted(table.items()))

@@ -140,6 +140,7 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
     name_ = "torch::autograd::AccumulateGrad"
+    chain_rule = "the leaf's .grad adds up every gradient that reaches it: .grad = .grad + {grad} (None counts as 0)"
 
     def __init__(self, variable):
         init_node(self, (True,))

@@ -74,6 +74,9 @@ class _Activation(Function):
 class _ActivationGrad(Function):
     """grad * df(x): the gradient of an activation as one node."""
 
+    chain_rule = ("the backward of an activation, differentiated again (create_graph=True): grad·f′(x) "
+                  "is linear in grad, and f″(x) gives the input's part")
+
     def forward(self, grad, x, df, d2f, *params):
         self.df, self.d2f, self.params = df, d2f, params
         self.save(grad, x)
@@ -110,6 +113,8 @@ def activation(cls):
 @activation
 class LeakyRelu(_Activation):
     name_ = "LeakyReluBackward0"
+    chain_rule = ("∂leaky_relu(self)/∂self = 1 where self > 0, else negative_slope: to self {grad} "
+                  "times that")
     kernel = "leaky_relu_cpu"
 
     @staticmethod
@@ -131,6 +136,8 @@ class LeakyReluInplace(LeakyRelu):
     is not negative (a negative slope is refused at backward time, as torch)."""
 
     name_ = "LeakyReluBackward1"
+    chain_rule = ("in place: ∂leaky_relu/∂self = 1 where the result > 0, else negative_slope (read from "
+                  "the result)")
 
     def backward(self, grad):
         if self.params[0] < 0:
@@ -151,6 +158,7 @@ class Elu(_Activation):
     SELU_ALPHA and SELU_SCALE, as in torch."""
 
     name_ = "EluBackward0"
+    chain_rule = "∂elu(self)/∂self = 1 where self > 0, else α·exp(self): to self {grad} times that"
     kernel = "elu_cpu"
 
     @staticmethod
@@ -173,16 +181,21 @@ class Elu(_Activation):
 @activation
 class EluInplace(Elu):
     name_ = "EluBackward1"
+    chain_rule = ("in place: ∂elu/∂self = 1 where the result > 0, else result + α (read from the "
+                  "result)")
 
 
 class Celu(Elu):
     """celu is elu with input_scale 1 / alpha; its gradient node is elu's, as in torch."""
 
     name_ = "CeluBackward0"
+    chain_rule = "∂celu(self)/∂self = 1 where self > 0, else exp(self/α): to self {grad} times that"
 
 
 class CeluInplace(EluInplace):
     name_ = "CeluBackward1"
+    chain_rule = ("in place: ∂celu/∂self = 1 where the result > 0, else result/α + 1 (read from the "
+                  "result)")
 
 
 # -- gelu ---------------------------------------------------------------------------------------
@@ -192,6 +205,8 @@ class Gelu(_Activation):
     """x * Phi(x) with Phi the normal CDF ("none"), or torch's tanh approximation ("tanh")."""
 
     name_ = "GeluBackward0"
+    chain_rule = ("∂gelu(self)/∂self = Φ(self) + self·φ(self), Φ and φ the normal CDF and density "
+                  "(their tanh approximation when asked)")
     kernel = "GeluKernelImpl"
 
     @staticmethod
@@ -239,6 +254,8 @@ class Softplus(_Activation):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
 
     name_ = "SoftplusBackward0"
+    chain_rule = ("∂softplus(self)/∂self = σ(β·self) (1 where β·self > threshold): to self {grad} times "
+                  "that")
     kernel = "softplus_cpu"
 
     @staticmethod
@@ -264,6 +281,7 @@ class LogSigmoid(_Activation):
     """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), which never overflows."""
 
     name_ = "LogSigmoidBackward0"
+    chain_rule = "∂log σ(self)/∂self = 1 − σ(self): to self {grad}·σ(−self)"
     kernel = "log_sigmoid_cpu"
 
     @staticmethod
@@ -285,6 +303,7 @@ class LogSigmoid(_Activation):
 @activation
 class Silu(_Activation):
     name_ = "SiluBackward0"
+    chain_rule = ("∂(self·σ(self))/∂self = σ(self)·(1 + self·(1 − σ(self))): to self {grad} times that")
     kernel = "silu_cpu"
 
     @staticmethod
@@ -313,6 +332,8 @@ class Mish(_Activation):
     """x * tanh(softplus(x))."""
 
     name_ = "MishBackward0"
+    chain_rule = ("∂(self·tanh(sp))/∂self = tanh(sp) + self·σ(self)·(1 − tanh²(sp)), with sp = "
+                  "softplus(self)")
     kernel = "mish_cpu"
 
     @staticmethod
@@ -346,6 +367,7 @@ class Hardsigmoid(_Activation):
     """min(max(x + 3, 0), 6) / 6."""
 
     name_ = "HardsigmoidBackward0"
+    chain_rule = "∂hardsigmoid(self)/∂self = 1/6 strictly between −3 and 3, else 0"
     kernel = "hardsigmoid_cpu"
 
     @staticmethod
@@ -366,6 +388,7 @@ class Hardswish(_Activation):
     """x * min(max(x + 3, 0), 6) / 6."""
 
     name_ = "HardswishBackward0"
+    chain_rule = "∂hardswish(self)/∂self = 0 below −3, (2·self + 3)/6 up to 3, 1 above 3"
     kernel = "hardswish_cpu"
 
     @staticmethod
@@ -391,6 +414,8 @@ class PreluKernel(Function):
     """x if x > 0 else weight * x, with weight already shaped to broadcast against x."""
 
     name_ = "PreluKernelBackward0"
+    chain_rule = ("∂prelu/∂self = 1 where self > 0, else weight; ∂/∂weight = self where self ≤ 0, else "
+                  "0 (summed per channel)")
 
     def forward(self, x, weight):
         if x._dtype is not weight._dtype:

@@ -56,6 +56,8 @@ def _normalized_grad(grad, x, dims, eps, w):
 
 class NativeLayerNorm(Function):
     name_ = "NativeLayerNormBackward0"
+    chain_rule = ("layer_norm: to input (g − mean(g) − x̂·mean(g·x̂))/σ over the normalized dims, g = "
+                  "{grad}·weight, x̂ the normalized input; to weight sum(grad·x̂); to bias sum(grad)")
 
     def forward(self, x, _weight, _bias, weight, bias, n_dims, eps):
         self.n_dims, self.eps = n_dims, eps
@@ -97,6 +99,9 @@ class NativeBatchNorm(Function):
     with given running statistics (evaluation)."""
 
     name_ = "NativeBatchNormBackward0"
+    chain_rule = ("batch_norm: in training, to input (g − mean(g) − x̂·mean(g·x̂))/σ per channel over "
+                  "the batch, g = {grad}·weight; in eval grad·weight/√(running_var + eps); to weight "
+                  "sum(grad·x̂); to bias sum(grad)")
 
     def forward(self, x, _weight, _bias, weight, bias, mean, var, eps):
         self.has_w, self.has_b = weight is not None, bias is not None
@@ -152,6 +157,8 @@ class Embedding(Function):
     """weight[indices]; the gradient adds each row's incoming gradients (none to padding_idx)."""
 
     name_ = "EmbeddingBackward0"
+    chain_rule = ("embedding picked rows of weight: to weight zeros with {grad}'s rows added at the "
+                  "picked indices (none at padding_idx)")
 
     def forward(self, weight, indices, padding_idx):
         self.indices, self.padding_idx = indices, padding_idx
@@ -165,6 +172,8 @@ class Embedding(Function):
 
 class EmbeddingGrad(Function):
     name_ = "EmbeddingDenseBackward0"
+    chain_rule = ("the backward of embedding, differentiated again (create_graph=True): linear in grad, "
+                  "and its slope's own derivative for the input")
 
     def forward(self, grad, indices, num_weights, padding_idx):
         self.indices, self.padding_idx = indices, padding_idx

@@ -46,6 +46,8 @@ class SmoothL1Loss(Function):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta; d = input - target."""
 
     name_ = "SmoothL1LossBackward0"
+    chain_rule = ("∂smooth_l1/∂input = (input − target)/β where |input − target| < β, else sign(input − "
+                  "target) (/N for 'mean'); target gets the opposite")
 
     def forward(self, input, target, reduction, beta):
         self.reduction, self.beta = reduction, beta
@@ -69,6 +71,8 @@ class HuberLoss(Function):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta); d = input - target."""
 
     name_ = "HuberLossBackward0"
+    chain_rule = ("∂huber/∂input = input − target where |input − target| ≤ δ, else δ·sign(input − "
+                  "target) (/N for 'mean'); target gets the opposite")
 
     def forward(self, input, target, reduction, delta):
         self.reduction, self.delta = reduction, delta
@@ -99,6 +103,7 @@ class BinaryCrossEntropy(Function):
     x = 1 give a finite loss."""
 
     name_ = "BinaryCrossEntropyBackward0"
+    chain_rule = "∂bce/∂input = weight·(input − target)/(input·(1 − input)) (/N for 'mean')"
 
     def forward(self, input, target, weight, reduction):
         self.reduction, self.weight = reduction, weight
@@ -137,6 +142,8 @@ class BinaryCrossEntropyWithLogits(Function):
     stable form torch computes, with log(sigmoid(x)) never overflowing."""
 
     name_ = "BinaryCrossEntropyWithLogitsBackward0"
+    chain_rule = ("∂bce_with_logits/∂input = weight·(σ(input) − target), pos_weight scaling the "
+                  "target's term (/N for 'mean')")
 
     def forward(self, input, target, weight, pos_weight, reduction):
         self.reduction, self.weight, self.pos_weight = reduction, weight, pos_weight
@@ -189,6 +196,7 @@ def _log_sigmoid(x: Tensor) -> Tensor:
 
 class AddScalar(Function):
     name_ = "AddBackward1"
+    chain_rule = "∂(self + number)/∂self = 1: to self {grad}"
 
     def forward(self, a, other):
         return B.add(a._data, B.scalar(other, a._dtype.name))
@@ -199,10 +207,12 @@ class AddScalar(Function):
 
 class SubScalar(AddScalar):
     name_ = "SubBackward1"
+    chain_rule = "∂(self − number)/∂self = 1: to self {grad}"
 
 
 class MulScalar(Function):
     name_ = "MulBackward1"
+    chain_rule = "∂(self·number)/∂self = number: to self {grad}·number"
 
     def forward(self, a, other):
         self.other = other
@@ -228,6 +238,7 @@ class ClampMin(Function):
     """clamp_min(x, min): the gradient passes where x >= min."""
 
     name_ = "ClampMinBackward0"
+    chain_rule = "∂clamp_min(self, min)/∂self = 1 where self ≥ min, else 0"
 
     def forward(self, a, lo):
         self.save(a)
@@ -248,6 +259,7 @@ class Xlogy(Function):
     """x * log(y), and 0 where x is 0 (unless y is NaN)."""
 
     name_ = "XlogyBackward0"
+    chain_rule = "∂(self·log(other))/∂self = log(other) (0 where self = 0), ∂/∂other = self/other"
 
     def forward(self, x, y):
         self.save(x, y)
@@ -278,6 +290,7 @@ class VectorNorm2(Function):
     """linalg_vector_norm(x, 2, dim, keepdim): sqrt of the sum of squares over dim."""
 
     name_ = "LinalgVectorNormBackward0"
+    chain_rule = "∂‖self‖₂/∂self = self/‖self‖₂ (0 when the norm is 0): to self {grad}·self/result"
     saves_result = True
 
     def forward(self, x, dim, keepdim):

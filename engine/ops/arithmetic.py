@@ -30,6 +30,8 @@ def _binary_prepare(node, a, b):
 
 class Add(Function):
     name_ = "AddBackward0"
+    chain_rule = ("∂(self + α·other)/∂self = 1, ∂/∂other = α: to self {grad}, to other α·{grad} (each "
+                  "summed back to its shape)")
     array_backward = True
 
     def forward(self, a, b, alpha):
@@ -45,6 +47,8 @@ class Add(Function):
 
 class Sub(Function):
     name_ = "SubBackward0"
+    chain_rule = ("∂(self − α·other)/∂self = 1, ∂/∂other = −α: to self {grad}, to other −α·{grad} "
+                  "(summed back to shape)")
     array_backward = True
 
     def forward(self, a, b, alpha):
@@ -63,6 +67,7 @@ class Rsub(Function):
     """`number - tensor`: torch records rsub(tensor, number), with one edge only."""
 
     name_ = "RsubBackward1"
+    chain_rule = "∂(number − self)/∂self = −1: to self −{grad}"
     array_backward = True
 
     def forward(self, a, number):
@@ -76,6 +81,8 @@ class Rsub(Function):
 
 class Mul(Function):
     name_ = "MulBackward0"
+    chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
+                  "{grad}·self")
     array_backward = True
 
     def forward(self, a, b):
@@ -94,6 +101,8 @@ class Mul(Function):
 
 class Div(Function):
     name_ = "DivBackward0"
+    chain_rule = ("∂(self/other)/∂self = 1/other, ∂/∂other = −self/other²: to self {grad}/other, to "
+                  "other −{grad}·self/other²")
     array_backward = True
 
     def forward(self, a, b):
@@ -113,6 +122,7 @@ class Div(Function):
 
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
+    chain_rule = "∂(1/self)/∂self = −1/self²: to self −{grad}/self²"
     array_backward = True
     saves_result = True
 
@@ -127,6 +137,7 @@ class Reciprocal(Function):
 
 class Neg(Function):
     name_ = "NegBackward0"
+    chain_rule = "∂(−self)/∂self = −1: to self −{grad}"
     array_backward = True
 
     def forward(self, a):
@@ -145,6 +156,7 @@ class PowScalar(Function):
     """tensor ** number"""
 
     name_ = "PowBackward0"
+    chain_rule = "∂(self^n)/∂self = n·self^(n−1): to self {grad}·n·self^(n−1)"
 
     def forward(self, a, exponent):
         self.exponent = exponent
@@ -184,6 +196,8 @@ class PowTensor(Function):
     """tensor ** tensor"""
 
     name_ = "PowBackward1"
+    chain_rule = ("∂(self^exponent)/∂self = exponent·self^(exponent−1), ∂/∂exponent = "
+                  "self^exponent·ln(self)")
     saves_result = True
 
     def forward(self, a, b):
@@ -210,6 +224,7 @@ class RPow(Function):
     """number ** tensor: one edge, to the exponent."""
 
     name_ = "PowBackward2"
+    chain_rule = "∂(base^self)/∂self = base^self·ln(base): to self {grad}·result·ln(base)"
     saves_result = True
 
     def forward(self, a, base):
@@ -229,6 +244,7 @@ class RPow(Function):
 
 class DivScalar(Function):
     name_ = "DivBackward1"
+    chain_rule = "∂(self/number)/∂self = 1/number: to self {grad}/number"
     array_backward = True
 
     def forward(self, a, other):

@@ -58,6 +58,8 @@ def isnan(input):
 
 class Where(Function):
     name_ = "WhereBackward0"
+    chain_rule = ("to self: {grad} where condition is True, else 0; to other: {grad} where it is False, "
+                  "else 0")
 
     def forward(self, cond, a, b):
         sa, sb, sc = B.shape(a._data), B.shape(b._data), B.shape(cond._data)
@@ -95,6 +97,8 @@ class Maximum(Function):
     """Ties send half the gradient to each side (torch's maximum/minimum backward)."""
 
     name_ = "MaximumBackward0"
+    chain_rule = ("to self: {grad} where self > other, to other where other > self (a tie splits it in "
+                  "half)")
     pick = staticmethod(lambda a, b: B.maximum(a, b))
     sign = 1
 
@@ -122,6 +126,8 @@ class Maximum(Function):
 
 class Minimum(Maximum):
     name_ = "MinimumBackward0"
+    chain_rule = ("to self: {grad} where self < other, to other where other < self (a tie splits it in "
+                  "half)")
     pick = staticmethod(lambda a, b: B.minimum(a, b))
     sign = -1
 

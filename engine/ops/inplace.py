@@ -137,6 +137,8 @@ class CopySlices(Function):
     base, with the view's region replaced by what the in-place op's backward gives for it."""
 
     name_ = "torch::autograd::CopySlices"
+    chain_rule = ("an in-place change of a view: to the base {grad} with the changed part replaced by "
+                  "the gradient of the change")
 
     def backward(self, grad):
         if grad_mode.state.grad_enabled:  # create_graph: the same steps, with recorded ops
@@ -163,6 +165,8 @@ class AsStrided(Function):
     """The view's new grad_fn after the rebase: picks its region out of the base's gradient."""
 
     name_ = "AsStridedBackward0"
+    chain_rule = ("a view with its own strides: to self {grad} placed back where the view's elements "
+                  "came from")
 
     def backward(self, grad):
         base_shape, base_dtype = self.base_meta
@@ -280,6 +284,7 @@ def _unrecorded(cls, before, others, args):
 
 class Zero(Function):
     name_ = "ZeroBackward0"
+    chain_rule = "zero_() overwrote self with zeros: to self 0"
 
     def forward(self, a):
         return B.zeros(B.shape(a._data), a._dtype.name)
@@ -290,6 +295,7 @@ class Zero(Function):
 
 class Fill(Function):
     name_ = "FillBackward2"
+    chain_rule = "fill_() overwrote self with a number: to self 0"
 
     def forward(self, a, value):
         return B.full(B.shape(a._data), value, a._dtype.name)
@@ -302,6 +308,7 @@ class FillTensor(Function):
     """fill_ with a 0-dim tensor: its gradient is the sum of the output's."""
 
     name_ = "FillBackward3"
+    chain_rule = "fill_(value) overwrote self: to self 0; to value the sum of {grad}"
 
     def forward(self, a, value):
         return B.astype(B.expand(value._data, B.shape(a._data)), a._dtype.name)
@@ -312,6 +319,7 @@ class FillTensor(Function):
 
 class Copy(Function):
     name_ = "torch::autograd::CopyBackwards"
+    chain_rule = "copy_(src) overwrote self: to self 0; to src {grad} (summed back to src's shape)"
 
     def forward(self, a, src):
         check_broadcast(B.shape(a._data), B.shape(src._data))

@@ -23,6 +23,8 @@ def _same_dtype(a, b):
 
 class Dot(Function):
     name_ = "DotBackward0"
+    chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
+                  "{grad}·self")
     array_backward = True
 
     def forward(self, a, b):
@@ -36,6 +38,7 @@ class Dot(Function):
 
 class Mv(Function):
     name_ = "MvBackward0"
+    chain_rule = "∂(A @ v)/∂A = grad ⊗ v, ∂/∂v = Aᵀ @ grad"
 
     def forward(self, m, v):
         self.save(v if self.needs(0) else None, m if self.needs(1) else None)
@@ -50,6 +53,7 @@ class Mv(Function):
 
 class Mm(Function):
     name_ = "MmBackward0"
+    chain_rule = "∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
     array_backward = True
 
     def forward(self, a, b):
@@ -92,6 +96,7 @@ def mm_mat2_backward(grad, mat1, column_major: bool):
 
 class Bmm(Function):
     name_ = "BmmBackward0"
+    chain_rule = "for each batch, ∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
 
     def forward(self, a, b):
         self.save(b if self.needs(0) else None, a if self.needs(1) else None)

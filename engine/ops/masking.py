@@ -30,6 +30,7 @@ class MaskedFill(Function):
     """x with `value` where mask is True; no gradient flows to the filled places."""
 
     name_ = "MaskedFillBackward0"
+    chain_rule = "masked_fill wrote a number where mask is True: to self {grad} with zeros there"
 
     def forward(self, a, mask, value):
         if mask._dtype.name != "bool":
@@ -48,6 +49,8 @@ class MaskedFillTensor(MaskedFill):
     second input (an edge to nothing, since a value that requires grad is refused)."""
 
     name_ = "MaskedFillBackward1"
+    chain_rule = ("masked_fill wrote a 0-dim tensor value where mask is True: to self {grad} with zeros "
+                  "there; to value the sum of {grad} there")
 
     def forward(self, a, value, mask, number):
         return MaskedFill.forward(self, a, mask, number)
@@ -96,6 +99,7 @@ def _triangle(shape, diagonal: int, lower: bool):
 
 class Tril(Function):
     name_ = "TrilBackward0"
+    chain_rule = "tril kept the lower triangle: to self {grad} with zeros above the diagonal"
     lower = True
 
     def forward(self, a, diagonal):
@@ -113,6 +117,7 @@ class Tril(Function):
 
 class Triu(Tril):
     name_ = "TriuBackward0"
+    chain_rule = "triu kept the upper triangle: to self {grad} with zeros below the diagonal"
     lower = False
 
 
@@ -133,6 +138,8 @@ class NanToNum(Function):
     values by default); the gradient passes only where the value was finite."""
 
     name_ = "NanToNumBackward0"
+    chain_rule = ("nan_to_num replaced NaN and ±inf: to self {grad} where self was finite, 0 where it "
+                  "was replaced")
 
     def forward(self, a, nan, posinf, neginf):
         x = a._data

@@ -50,6 +50,8 @@ class Addmm(Function):
     engine sums its gradient back to self's shape, as torch's validate_outputs does."""
 
     name_ = "AddmmBackward0"
+    chain_rule = ("out = β·bias + α·(A @ B): to bias β·{grad} (summed to its shape), to A α·grad @ Bᵀ, "
+                  "to B α·Aᵀ @ grad")
     array_backward = True
 
     def forward(self, bias, mat1, mat2, beta, alpha):
@@ -105,6 +107,8 @@ class MseLoss(Function):
     """(input - target)**2, reduced. The caller has already broadcast both to one shape."""
 
     name_ = "MseLossBackward0"
+    chain_rule = ("∂mean((input − target)²)/∂input = 2·(input − target)/N (no /N for reduction='sum'); "
+                  "target gets the opposite")
     array_backward = True
 
     def forward(self, input, target, reduction):
@@ -131,6 +135,8 @@ class MseLossBackward(Function):
     """torch's mse_loss_backward(grad, self, target): norm * (self - target) * grad."""
 
     name_ = "MseLossBackwardBackward0"
+    chain_rule = ("the backward of mse_loss, differentiated again: 2·grad/N towards input and −2·grad/N "
+                  "towards target")
 
     def forward(self, grad, input, target, reduction):
         self.reduction = reduction
@@ -205,6 +211,8 @@ class NllLoss(Function):
     Inputs are (C,) (one sample), (N, C) or, for NllLoss2d, (N, C, H, W)."""
 
     name_ = "NllLossBackward0"
+    chain_rule = ("∂nll_loss/∂input = −1 at each row's target class (divided by the total weight for "
+                  "'mean'), 0 elsewhere")
     array_backward = True
 
     def forward(self, input, target, weight, reduction, ignore_index):
@@ -235,6 +243,8 @@ class NllLoss(Function):
 
 class NllLoss2d(NllLoss):
     name_ = "NllLoss2DBackward0"
+    chain_rule = ("∂nll_loss/∂input = −1 at each position's target class (divided by the total weight "
+                  "for 'mean'), 0 elsewhere")
 
 
 class NllLossBackward(Function):
@@ -242,6 +252,7 @@ class NllLossBackward(Function):
     the loss picked. Its `input` edge only gives the shape: that gradient is zero."""
 
     name_ = "NllLossBackwardBackward0"
+    chain_rule = "the backward of nll_loss, differentiated again: picks grad at the target classes"
 
     def forward(self, grad, input, node):
         self.node = node
@@ -275,6 +286,7 @@ class NllLossBackward(Function):
 
 class NllLoss2dBackward(NllLossBackward):
     name_ = "NllLoss2DBackwardBackward0"
+    chain_rule = "the backward of nll_loss, differentiated again: picks grad at the target classes"
 
 
 def nll_loss(input, target, weight, reduction, ignore_index, two_d=False):

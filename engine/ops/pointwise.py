@@ -40,11 +40,13 @@ class _Rounding(Function):
 
 class Floor(_Rounding):
     name_ = "FloorBackward0"
+    chain_rule = "floor is flat between its steps: to self 0"
     fn = staticmethod(lambda x: B.floor(x))
 
 
 class Ceil(_Rounding):
     name_ = "CeilBackward0"
+    chain_rule = "ceil is flat between its steps: to self 0"
     fn = staticmethod(lambda x: B.ceil(x))
 
 
@@ -52,11 +54,13 @@ class Round(_Rounding):
     """Half to even, as torch (round(2.5) is 2)."""
 
     name_ = "RoundBackward0"
+    chain_rule = "round is flat between its steps: to self 0"
     fn = staticmethod(lambda x: B.rint(x))
 
 
 class RoundDecimals(_Rounding):
     name_ = "RoundBackward1"
+    chain_rule = "round(decimals) is flat between its steps: to self 0"
 
     def forward(self, a, decimals):
         x = float_data(a)
@@ -69,6 +73,7 @@ class RoundDecimals(_Rounding):
 
 class Trunc(_Rounding):
     name_ = "TruncBackward0"
+    chain_rule = "trunc is flat between its steps: to self 0"
     fn = staticmethod(lambda x: B.trunc(x))
 
 
@@ -76,6 +81,7 @@ class Frac(Function):
     """x - trunc(x); its gradient passes unchanged."""
 
     name_ = "FracBackward0"
+    chain_rule = "∂(self − trunc(self))/∂self = 1: to self {grad}"
     array_backward = True
 
     def forward(self, a):
@@ -90,6 +96,7 @@ class Frac(Function):
 
 class Log1p(Function):
     name_ = "Log1PBackward0"
+    chain_rule = "∂log(1 + self)/∂self = 1/(1 + self): to self {grad}/(1 + self)"
     array_backward = True
 
     def forward(self, a):
@@ -103,6 +110,7 @@ class Log1p(Function):
 
 class Expm1(Function):
     name_ = "Expm1Backward0"
+    chain_rule = "∂(exp(self) − 1)/∂self = exp(self) = result + 1: to self {grad}·(result + 1)"
     array_backward = True
     saves_result = True
 
@@ -116,6 +124,7 @@ class Expm1(Function):
 
 class Log2(Function):
     name_ = "Log2Backward0"
+    chain_rule = "∂log2(self)/∂self = 1/(self·ln 2): to self {grad}/(self·ln 2)"
     array_backward = True
 
     def forward(self, a):
@@ -129,6 +138,7 @@ class Log2(Function):
 
 class Log10(Log2):
     name_ = "Log10Backward0"
+    chain_rule = "∂log10(self)/∂self = 1/(self·ln 10): to self {grad}/(self·ln 10)"
 
     def forward(self, a):
         self.save(a)
@@ -141,6 +151,7 @@ class Log10(Log2):
 
 class Erf(Function):
     name_ = "ErfBackward0"
+    chain_rule = "∂erf(self)/∂self = 2/√π·exp(−self²): to self {grad} times that"
 
     def forward(self, a):
         self.save(a)
@@ -153,6 +164,7 @@ class Erf(Function):
 
 class Rsqrt(Function):
     name_ = "RsqrtBackward0"
+    chain_rule = "∂(1/√self)/∂self = −1/(2·self^(3/2)): to self −{grad}·result³/2"
     array_backward = True
     saves_result = True
 
@@ -169,6 +181,7 @@ class Rsqrt(Function):
 
 class Tan(Function):
     name_ = "TanBackward0"
+    chain_rule = "∂tan(self)/∂self = 1 + tan²(self): to self {grad}·(1 + result²)"
     array_backward = True
     saves_result = True
 
@@ -182,6 +195,7 @@ class Tan(Function):
 
 class Asin(Function):
     name_ = "AsinBackward0"
+    chain_rule = "∂asin(self)/∂self = 1/√(1 − self²): to self {grad} times that"
 
     def forward(self, a):
         self.save(a)
@@ -194,6 +208,7 @@ class Asin(Function):
 
 class Acos(Asin):
     name_ = "AcosBackward0"
+    chain_rule = "∂acos(self)/∂self = −1/√(1 − self²): to self {grad} times that"
 
     def forward(self, a):
         self.save(a)
@@ -206,6 +221,7 @@ class Acos(Asin):
 
 class Atan(Function):
     name_ = "AtanBackward0"
+    chain_rule = "∂atan(self)/∂self = 1/(1 + self²): to self {grad} times that"
     array_backward = True
 
     def forward(self, a):
@@ -221,6 +237,8 @@ class Atan2(Function):
     """The angle of the point (other, input)."""
 
     name_ = "Atan2Backward0"
+    chain_rule = ("∂atan2(self, other)/∂self = other/(self² + other²), ∂/∂other = −self/(self² + "
+                  "other²)")
     array_backward = True
 
     def forward(self, a, b):
@@ -242,6 +260,7 @@ class Hypot(Function):
     result does."""
 
     name_ = "HypotBackward0"
+    chain_rule = "∂√(self² + other²)/∂self = self/result, ∂/∂other = other/result"
     array_backward = True
     saves_result = True
 
@@ -276,6 +295,8 @@ class Lerp(Function):
     weight 1 gives exactly end. A number weight: LerpBackward0; a tensor: LerpBackward1."""
 
     name_ = "LerpBackward0"
+    chain_rule = ("lerp = self + weight·(end − self) with a number weight: to self {grad}·(1 − weight), "
+                  "to end {grad}·weight")
     array_backward = True
 
     def forward(self, a, b, weight):
@@ -295,6 +316,8 @@ class Lerp(Function):
 
 class LerpTensor(Function):
     name_ = "LerpBackward1"
+    chain_rule = ("lerp = self + weight·(end − self): to self {grad}·(1 − weight), to end "
+                  "{grad}·weight, to weight {grad}·(end − self)")
     array_backward = True
 
     def forward(self, a, b, w):

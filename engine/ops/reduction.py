@@ -32,6 +32,7 @@ def _sum_dtype(t):
 
 class Sum(Function):
     name_ = "SumBackward0"
+    chain_rule = "∂sum(self)/∂self = 1 for every element: to self {grad} copied to self's shape"
     array_backward = True
 
     def forward(self, a):
@@ -44,6 +45,7 @@ class Sum(Function):
 
 class SumDim(Function):
     name_ = "SumBackward1"
+    chain_rule = "∂sum(self, dim)/∂self = 1: to self {grad} copied along the summed dims"
     array_backward = True
 
     def forward(self, a, dims, keepdim):
@@ -58,6 +60,7 @@ class SumDim(Function):
 
 class Mean(Function):
     name_ = "MeanBackward0"
+    chain_rule = "∂mean(self)/∂self = 1/N: to self {grad}/N copied to self's shape"
     array_backward = True
 
     def forward(self, a):
@@ -72,6 +75,7 @@ class Mean(Function):
 
 class MeanDim(Function):
     name_ = "MeanBackward1"
+    chain_rule = "∂mean(self, dim)/∂self = 1/N along dim: to self {grad}/N copied along it"
     array_backward = True
 
     def forward(self, a, dims, keepdim):
@@ -104,6 +108,8 @@ class Amax(Function):
     """amax/amin over dims: ties share the gradient evenly (torch's scale_grad_by_count)."""
 
     name_ = "AmaxBackward0"
+    chain_rule = ("amax passes the gradient to the largest elements (split evenly between ties), 0 "
+                  "elsewhere")
     saves_result = True
     reduce = staticmethod(lambda a, dims, keepdim: B.amax(a, dims, keepdim))
 
@@ -124,6 +130,8 @@ class Amax(Function):
 
 class Amin(Amax):
     name_ = "AminBackward0"
+    chain_rule = ("amin passes the gradient to the smallest elements (split evenly between ties), 0 "
+                  "elsewhere")
     reduce = staticmethod(lambda a, dims, keepdim: B.amin(a, dims, keepdim))
 
 
@@ -131,6 +139,8 @@ class MaxAll(Function):
     """max()/min() of the whole tensor: ties share the gradient evenly."""
 
     name_ = "MaxBackward1"
+    chain_rule = ("max() passes the gradient to the largest element (split evenly between ties), 0 "
+                  "elsewhere")
     saves_result = True
     reduce = staticmethod(lambda a: B.amax(a, None, False))
 
@@ -152,6 +162,8 @@ class MaxAll(Function):
 
 class MinAll(MaxAll):
     name_ = "MinBackward1"
+    chain_rule = ("min() passes the gradient to the smallest element (split evenly between ties), 0 "
+                  "elsewhere")
     reduce = staticmethod(lambda a: B.amin(a, None, False))
 
 
@@ -159,6 +171,7 @@ class MaxDim(Function):
     """max(dim)/min(dim): the gradient goes to the one index returned (the first extreme)."""
 
     name_ = "MaxBackward0"
+    chain_rule = "max(dim) passes each gradient to the element its index points at, 0 elsewhere"
     find = staticmethod(lambda a, dim: B.argmax(a, dim, True))
 
     def forward(self, a, dim, keepdim):
@@ -180,6 +193,7 @@ class MaxDim(Function):
 
 class MinDim(MaxDim):
     name_ = "MinBackward0"
+    chain_rule = "min(dim) passes each gradient to the element its index points at, 0 elsewhere"
     find = staticmethod(lambda a, dim: B.argmin(a, dim, True))
 
 
@@ -216,6 +230,7 @@ class ScatterAlong(Function):
     """Backward helper of max(dim): torch records it as an index scatter of the gradient."""
 
     name_ = "ValueSelectingReductionBackwardBackward0"
+    chain_rule = ("the backward of max/min(dim), differentiated again: picks grad at the chosen indices")
 
     def forward(self, g, idx, dim, shape):
         self.idx, self.dim = idx, dim
@@ -241,6 +256,7 @@ def _along(fn, data, dim):
 
 class Softmax(Function):
     name_ = "SoftmaxBackward0"
+    chain_rule = "∂softmax: to self y·({grad} − sum(grad·y)) along dim, where y is the result"
     array_backward = True
     saves_result = True
 
@@ -255,6 +271,7 @@ class Softmax(Function):
 
 class LogSoftmax(Function):
     name_ = "LogSoftmaxBackward0"
+    chain_rule = "∂log_softmax: to self {grad} − softmax(self)·sum(grad) along dim"
     array_backward = True
     saves_result = True
 

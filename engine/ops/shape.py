@@ -35,6 +35,7 @@ def _infer_shape(shape, numel: int) -> tuple:
 
 class View(Function):
     name_ = "ViewBackward0"
+    chain_rule = "a view only rearranges: to self {grad} reshaped back to self's shape"
     is_view = True
     array_backward = True
 
@@ -53,6 +54,7 @@ class UnsafeView(Function):
     """The reshape that follows a copy (reshape of a non-contiguous tensor, folded matmul)."""
 
     name_ = "UnsafeViewBackward0"
+    chain_rule = "a reshape only rearranges: to self {grad} reshaped back to self's shape"
     array_backward = True
 
     def forward(self, a, shape):
@@ -67,10 +69,12 @@ class ReshapeAlias(View):
     """reshape of a non-contiguous tensor whose strides still allow a view."""
 
     name_ = "ReshapeAliasBackward0"
+    chain_rule = "a reshape only rearranges: to self {grad} reshaped back to self's shape"
 
 
 class Clone(Function):
     name_ = "CloneBackward0"
+    chain_rule = "∂clone(self)/∂self = 1: to self {grad} unchanged"
     array_backward = True
 
     def forward(self, a):
@@ -82,6 +86,7 @@ class Clone(Function):
 
 class Transpose(Function):
     name_ = "TransposeBackward0"
+    chain_rule = "a transpose only rearranges: to self {grad} transposed back"
     is_view = True
 
     def forward(self, a, d0, d1):
@@ -96,6 +101,7 @@ class Transpose(Function):
 
 class T(Transpose):
     name_ = "TBackward0"
+    chain_rule = "a transpose only rearranges: to self {grad} transposed back"
     array_backward = True
 
     def backward(self, grad):
@@ -104,6 +110,7 @@ class T(Transpose):
 
 class Permute(Function):
     name_ = "PermuteBackward0"
+    chain_rule = "a permute only rearranges: to self {grad} permuted back"
     is_view = True
 
     def forward(self, a, dims):
@@ -121,6 +128,7 @@ class Squeeze(Function):
     """squeeze(): torch's SqueezeBackward0; the subclasses below are its other overloads."""
 
     name_ = "SqueezeBackward0"
+    chain_rule = "squeeze only drops size-1 dims: to self {grad} with them put back"
     is_view = True
 
     def forward(self, a, dims):
@@ -148,6 +156,7 @@ class SqueezeMatmul(Squeeze):
 
 class Unsqueeze(Function):
     name_ = "UnsqueezeBackward0"
+    chain_rule = "unsqueeze only adds a size-1 dim: to self {grad} with it removed"
     is_view = True
 
     def forward(self, a, dim):
@@ -161,6 +170,7 @@ class Unsqueeze(Function):
 
 class Expand(Function):
     name_ = "ExpandBackward0"
+    chain_rule = "each element of self was copied: to self {grad} summed over the copies"
     is_view = True
     array_backward = True
 
@@ -183,6 +193,7 @@ def _stack_filled(xs, dim: int, shape, dtype):
 
 class Select(Function):
     name_ = "SelectBackward0"
+    chain_rule = "self[index] picked one slice: to self zeros with {grad} in that slice"
     is_view = True
 
     def forward(self, a, dim, index):
@@ -203,6 +214,7 @@ class SelectScatter(Function):
     """Backward of select: the gradient placed into zeros of the input's shape."""
 
     name_ = "SelectBackwardBackward0"
+    chain_rule = "the backward of select, differentiated again: picks the same slice of grad"
 
     def forward(self, g, shape, dim, index):
         self.dim, self.index = dim, index
@@ -219,6 +231,8 @@ class Unbind(Function):
     of one node (output k is x.select(dim, k))."""
 
     name_ = "UnbindBackward0"
+    chain_rule = ("unbind split self into slices: to self the slices' gradients stacked back (zeros for "
+                  "a slice none reached)")
     is_view = True
     array_backward = True
 
@@ -244,6 +258,7 @@ class Unbind(Function):
 
 class Slice(Function):
     name_ = "SliceBackward0"
+    chain_rule = "a slice picked part of self: to self zeros with {grad} in that part"
     is_view = True
 
     def forward(self, a, dim, sl):
@@ -256,6 +271,7 @@ class Slice(Function):
 
 class SliceScatter(Function):
     name_ = "SliceBackwardBackward0"
+    chain_rule = "the backward of slicing, differentiated again: picks the same part of grad"
 
     def forward(self, g, shape, dim, sl):
         self.dim, self.sl = dim, sl
@@ -272,6 +288,8 @@ class Index(Function):
     is a backend index (an array, or a tuple of arrays and slices), already checked."""
 
     name_ = "IndexBackward0"
+    chain_rule = ("self[indices] picked elements: to self zeros with {grad} added at those indices "
+                  "(repeats add up)")
 
     def forward(self, a, index):
         self.in_shape, self.dtype, self.index = B.shape(a._data), a._dtype, index
@@ -289,6 +307,8 @@ class IndexPut(Function):
     leaves that order undefined; on the CPU it is the last too), and with accumulate all add."""
 
     name_ = "IndexPutBackward0"
+    chain_rule = ("self[indices] = values: to self {grad} with zeros where values were written; to "
+                  "values {grad} at those indices")
 
     def forward(self, a, values, index, accumulate):
         self.index, self.accumulate = index, accumulate
@@ -319,10 +339,13 @@ class IndexPutImpl(IndexPut):
     _index_put_impl_ with accumulate=True, so repeated positions add up)."""
 
     name_ = "IndexPutImplBackward0"
+    chain_rule = ("self[indices] = values: to self {grad} with zeros where values were written; to "
+                  "values {grad} at those indices")
 
 
 class Cat(Function):
     name_ = "CatBackward0"
+    chain_rule = "cat joined the tensors: to each input its own part of {grad}"
 
     def forward(self, *args):
         *tensors, dim = args
@@ -363,6 +386,7 @@ class Cat(Function):
 
 class Stack(Function):
     name_ = "StackBackward0"
+    chain_rule = "stack joined the tensors along a new dim: to each input its own slice of {grad}"
 
     def forward(self, *args):
         *tensors, dim = args
@@ -385,6 +409,7 @@ class Stack(Function):
 
 class ToCopy(Function):
     name_ = "ToCopyBackward0"
+    chain_rule = "a copy in another dtype: to self {grad} converted back to self's dtype"
 
     def forward(self, a, dt):
         self.src = a._dtype

@@ -39,6 +39,7 @@ class Var(Function):
     """sum((x - mean)^2) / (N - correction) over dims."""
 
     name_ = "VarBackward0"
+    chain_rule = "∂var(self)/∂self = 2·(self − mean)/(N − correction): to self {grad} times that"
 
     def forward(self, a, dims, correction, keepdim):
         x = float_data(a)
@@ -69,6 +70,8 @@ class Std(Var):
     """sqrt(var); its gradient is 0 where the std is 0, as torch's std_backward."""
 
     name_ = "StdBackward0"
+    chain_rule = ("∂std(self)/∂self = (self − mean)/((N − correction)·result): to self {grad} times "
+                  "that")
     saves_result = True
 
     def forward(self, a, dims, correction, keepdim):
@@ -109,6 +112,8 @@ class Logsumexp(Function):
     where the max is infinite), so large inputs do not overflow."""
 
     name_ = "LogsumexpBackward0"
+    chain_rule = ("∂logsumexp(self)/∂self = exp(self − result) = softmax(self) along dim: to self "
+                  "{grad} times that")
     saves_result = True
 
     def forward(self, a, dims, keepdim):

@@ -14,6 +14,7 @@ from .registry import export
 
 class Exp(Function):
     name_ = "ExpBackward0"
+    chain_rule = "∂exp(self)/∂self = exp(self): to self {grad}·result"
     array_backward = True
     saves_result = True
 
@@ -27,6 +28,7 @@ class Exp(Function):
 
 class Log(Function):
     name_ = "LogBackward0"
+    chain_rule = "∂log(self)/∂self = 1/self: to self {grad}/self"
     array_backward = True
 
     def forward(self, a):
@@ -40,6 +42,7 @@ class Log(Function):
 
 class Sqrt(Function):
     name_ = "SqrtBackward0"
+    chain_rule = "∂√self/∂self = 1/(2√self): to self {grad}/(2·result)"
     array_backward = True
     saves_result = True
 
@@ -53,6 +56,7 @@ class Sqrt(Function):
 
 class Abs(Function):
     name_ = "AbsBackward0"
+    chain_rule = "∂|self|/∂self = sign(self) (0 at 0): to self {grad}·sign(self)"
 
     def forward(self, a):
         self.save(a)
@@ -65,6 +69,7 @@ class Abs(Function):
 
 class Sign(Function):
     name_ = "SignBackward0"
+    chain_rule = "sign is flat everywhere it has a slope: to self 0"
 
     def forward(self, a):
         if a._dtype.name == "bool":
@@ -80,10 +85,12 @@ class Sign(Function):
 
 class Sgn(Sign):
     name_ = "SgnBackward0"
+    chain_rule = "sgn is flat everywhere it has a slope: to self 0"
 
 
 class Sin(Function):
     name_ = "SinBackward0"
+    chain_rule = "∂sin(self)/∂self = cos(self): to self {grad}·cos(self)"
     array_backward = True
 
     def forward(self, a):
@@ -97,6 +104,7 @@ class Sin(Function):
 
 class Cos(Function):
     name_ = "CosBackward0"
+    chain_rule = "∂cos(self)/∂self = −sin(self): to self −{grad}·sin(self)"
     array_backward = True
 
     def forward(self, a):
@@ -110,6 +118,7 @@ class Cos(Function):
 
 class Sinh(Function):
     name_ = "SinhBackward0"
+    chain_rule = "∂sinh(self)/∂self = cosh(self): to self {grad}·cosh(self)"
     array_backward = True
 
     def forward(self, a):
@@ -123,6 +132,7 @@ class Sinh(Function):
 
 class Cosh(Function):
     name_ = "CoshBackward0"
+    chain_rule = "∂cosh(self)/∂self = sinh(self): to self {grad}·sinh(self)"
     array_backward = True
 
     def forward(self, a):
@@ -136,6 +146,7 @@ class Cosh(Function):
 
 class Tanh(Function):
     name_ = "TanhBackward0"
+    chain_rule = "∂tanh(self)/∂self = 1 − tanh²(self): to self {grad}·(1 − result²)"
     array_backward = True
     saves_result = True
 
@@ -152,6 +163,8 @@ class TanhGrad(Function):
     own derivative is what a second backward through tanh runs."""
 
     name_ = "TanhBackwardBackward0"
+    chain_rule = ("the backward of tanh, differentiated again: grad·(1 − y²) with respect to grad and "
+                  "to y")
 
     def forward(self, grad, y):
         self.save(y if self.needs(0) or self.needs(1) else None,
@@ -171,6 +184,7 @@ class TanhGrad(Function):
 
 class Sigmoid(Function):
     name_ = "SigmoidBackward0"
+    chain_rule = "∂σ(self)/∂self = σ(self)·(1 − σ(self)): to self {grad}·result·(1 − result)"
     array_backward = True
     saves_result = True
 
@@ -186,6 +200,8 @@ class SigmoidGrad(Function):
     """torch's sigmoid_backward(grad, y) = grad * y * (1 - y) as one op."""
 
     name_ = "SigmoidBackwardBackward0"
+    chain_rule = ("the backward of sigmoid, differentiated again: grad·y·(1 − y) with respect to grad "
+                  "and to y")
 
     def forward(self, grad, y):
         self.save(y if self.needs(0) or self.needs(1) else None,
@@ -210,6 +226,7 @@ def _zeros_like(t: Tensor) -> Tensor:
 
 class Relu(Function):
     name_ = "ReluBackward0"
+    chain_rule = ("∂relu(self)/∂self = 1 where self > 0, else 0: to self {grad} where self > 0, else 0")
     array_backward = True
     saves_result = True
 
@@ -226,6 +243,8 @@ class ThresholdGrad(Function):
     0 is 0), as one op."""
 
     name_ = "ThresholdBackwardBackward0"
+    chain_rule = ("the backward of relu, differentiated again: passes grad where the input was > 0, "
+                  "else 0")
 
     def forward(self, grad, y):
         self.save(y)
@@ -247,6 +266,8 @@ class Clamp(Function):
     """clamp with number bounds; the gradient passes where min <= x <= max (bounds included)."""
 
     name_ = "ClampBackward1"
+    chain_rule = ("∂clamp(self)/∂self = 1 between min and max (bounds included), else 0: to self {grad} "
+                  "there, else 0")
 
     def forward(self, a, lo, hi):
         self.save(a)
@@ -274,6 +295,7 @@ class Hardtanh(Function):
     is 0 at the bounds themselves: it passes only where min_val < x < max_val."""
 
     name_ = "HardtanhBackward0"
+    chain_rule = "∂hardtanh(self)/∂self = 1 strictly between min_val and max_val, else 0"
 
     def forward(self, a, lo, hi):
         # the input, not the result, is saved (hardtanh_ gets a copy of the original, as torch)
@@ -293,6 +315,8 @@ class HardtanhGrad(Function):
     min_val < x < max_val, else 0 (a NaN x lets the gradient through, as in torch)."""
 
     name_ = "HardtanhBackwardBackward0"
+    chain_rule = ("the backward of hardtanh, differentiated again: passes grad strictly between the "
+                  "bounds, else 0")
 
     def forward(self, grad, x, lo, hi):
         self.save(x)
@@ -314,6 +338,8 @@ class ClampTensor(Function):
     Inputs are (x, min) , (x, max) or (x, min, max): torch has no edge for an absent bound."""
 
     name_ = "ClampBackward0"
+    chain_rule = ("∂clamp(self, min, max)/∂self = 1 where self is between the bounds, else the gradient "
+                  "goes to the bound in force")
 
     def forward(self, a, *rest):
         *bounds, which = rest

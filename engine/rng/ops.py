@@ -169,6 +169,7 @@ def _normals(gen, shape, dtype: str, std: float = 1.0):
 
 class NormalBackward1(Function):
     name_ = "NormalBackward1"
+    chain_rule = "a random draw around mean: torch treats the noise as fixed and gives mean a zero gradient"
 
     def forward(self, mean, gen, std):
         shape = B.shape(mean._data)
@@ -180,6 +181,7 @@ class NormalBackward1(Function):
 
 class NormalBackward2(Function):
     name_ = "NormalBackward2"
+    chain_rule = "a random draw with spread std: torch gives std a zero gradient (no reparameterization)"
 
     def forward(self, std, gen, mean):
         shape = B.shape(std._data)
@@ -191,6 +193,7 @@ class NormalBackward2(Function):
 
 class NormalBackward3(Function):
     name_ = "NormalBackward3"
+    chain_rule = "a random draw from normal(mean, std): torch gives mean and std zero gradients"
 
     def forward(self, mean, std, gen):
         self.mean_shape, self.std_shape = B.shape(mean._data), B.shape(std._data)
@@ -207,6 +210,7 @@ class NormalBackward3(Function):
 
 class BernoulliBackward0(Function):
     name_ = "BernoulliBackward0"
+    chain_rule = "a random 0/1 draw with probabilities self: a draw has no slope, so self gets 0"
 
     def forward(self, probs, gen):
         flat = [float(v) for v in B.tolist(B.reshape(probs._data, (-1,)))]
@@ -319,6 +323,8 @@ class _Sample(Function):
     """An in-place draw: forward returns the new values; the gradient to the old values is 0.
     The classes below carry torch's grad_fn names as their own, as torch's classes do."""
 
+    chain_rule = "an in-place random draw: the new values do not depend on the old ones, so they get 0"
+
     def forward(self, a, draw):
         return draw(a)
 
@@ -340,6 +346,7 @@ class BernoulliBackward2(_Sample):
 
 class BernoulliBackward1(Function):
     name_ = "BernoulliBackward1"
+    chain_rule = "an in-place random 0/1 draw: the old values and p get 0"
 
     def forward(self, a, p, draw):
         return draw(a)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 
 from ..limits import Limits
 from .builtin_functions import BUILTIN_NAMES
@@ -14,6 +15,76 @@ from .functions import ALLOWED_DUNDER_DEFS
 from .operators import BINOPS, COMPARE, INPLACE, SYMBOL, UNARY
 from .policy import NAMESPACES, PYTHON_MODULES
 from .records import Source
+
+# CPython's "Did you mean" for a NameError, as Python/suggestions.c computes it: an edit
+# distance where a change of case costs 1 and any other edit 2, at most a third of the
+# characters involved; the program's names are searched first, then the builtins.
+_MOVE_COST = 2
+_CASE_COST = 1
+_MAX_STRING_SIZE = 40
+
+
+def _substitution_cost(a: str, b: str) -> int:
+    if a == b:
+        return 0
+    return _CASE_COST if a.lower() == b.lower() else _MOVE_COST
+
+
+def _levenshtein(a: str, b: str, max_cost: int) -> int:
+    if a == b:
+        return 0
+    while a and b and a[0] == b[0]:  # common affixes cost nothing
+        a, b = a[1:], b[1:]
+    while a and b and a[-1] == b[-1]:
+        a, b = a[:-1], b[:-1]
+    if not a or not b:
+        return (len(a) + len(b)) * _MOVE_COST
+    if len(a) > _MAX_STRING_SIZE or len(b) > _MAX_STRING_SIZE:
+        return max_cost + 1
+    if len(b) < len(a):
+        a, b = b, a
+    if (len(b) - len(a)) * _MOVE_COST > max_cost:
+        return max_cost + 1
+    row = [(i + 1) * _MOVE_COST for i in range(len(a))]
+    result = 0
+    for b_index, code in enumerate(b):
+        distance = result = b_index * _MOVE_COST
+        minimum = None
+        for index, char in enumerate(a):
+            substitute = distance + _substitution_cost(code, char)
+            distance = row[index]
+            result = min(min(result, distance) + _MOVE_COST, substitute)
+            row[index] = result
+            minimum = result if minimum is None else min(minimum, result)
+        if minimum > max_cost:
+            return max_cost + 1
+    return result
+
+
+def _closest(wrong: str, names) -> str | None:
+    # the first of the closest names wins: names in the order Python holds them
+    best, best_distance = None, None
+    for name in names:
+        if name == wrong:
+            continue
+        max_distance = (len(wrong) + len(name) + 3) * _MOVE_COST // 6
+        if best_distance is not None:
+            max_distance = min(max_distance, best_distance - 1)
+        distance = _levenshtein(wrong, name, max_distance)
+        if distance > max_distance:
+            continue
+        if best is None or distance < best_distance:
+            best, best_distance = name, distance
+    return best
+
+
+def suggest_name(wrong: str, names, builtin_names=()) -> str | None:
+    """The name Python would suggest for `wrong`: among the program's `names` (in the order the
+    program binds them), else the builtins (in the order the builtins module holds them)."""
+    return _closest(wrong, names) or _closest(wrong, builtin_names)
+
+
+_BUILTINS_IN_ORDER = [name for name in vars(builtins) if name in BUILTIN_NAMES]
 
 REJECTED = {
     "AsyncFunctionDef": "async functions are not allowed",
@@ -339,7 +410,14 @@ class Validator:
                 self.fail(node, "name 'torch' is not defined; start with `import torch`")
             if hasattr(builtins, node.id):
                 self.fail(node, f"{node.id!r} is not available in the playground")
-            self.fail(node, f"name {node.id!r} is not defined")
+            # Python's own message and suggestion (what its traceback's last line says), the
+            # program's names in the order it first writes them, as Python's namespace holds them
+            text = "\n".join(self.src.lines)
+            first = {n: (m.start() if (m := re.search(rf"\b{re.escape(n)}\b", text)) else len(text))
+                     for n in self.bound}
+            suggestion = suggest_name(node.id, sorted(self.bound, key=first.__getitem__), _BUILTINS_IN_ORDER)
+            hint = f". Did you mean: {suggestion!r}?" if suggestion else ""
+            self.fail(node, f"name {node.id!r} is not defined{hint}", exc_type="NameError")
 
     def expr_attribute(self, node) -> None:
         self.check_attr(node)

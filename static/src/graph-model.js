@@ -1,7 +1,7 @@
 // The graph to draw for a view (tensors or autograd) and what each node and edge shows at a moment (pure).
 
 import { edgeKey, tensorExists, nodeExists } from "./timeline-state.js";
-import { shortValue, shapeText } from "./format.js";
+import { shortValue, shapeText, flatValues } from "./format.js";
 
 export const NODE_W = 208;
 export const NODE_H = 114;
@@ -19,13 +19,19 @@ export function shortNodeName(name) {
  * survive re-runs. `layoutFrom`/`layoutTo` orient the layout so leaves sit on the left in both
  * views: the autograd view's edges point from a node to its next_functions (towards the leaves).
  */
-export function buildGraph(idx, view) {
+export function buildGraph(idx, view, { iteration = null } = {}) {
   const tl = idx.timeline;
   const nodes = [];
   const edges = [];
   const flight = new Map(); // autograd edge key -> drawn edge id, for the gradient in flight
+  // a loop's iterations are drawn one at a time: what other iterations made is left out
+  const shown = (step) =>
+    iteration == null || loopIteration(idx, step) == null || loopIteration(idx, step) === iteration;
   if (view === "autograd") {
     for (const n of tl.nodes?.autograd || []) {
+      // an AccumulateGrad belongs to its leaf, which outlives the iterations that use it
+      const step = n.variable ? (idx.tensors.get(n.variable)?.step ?? n.step) : n.step;
+      if (!shown(step)) continue;
       const t = n.variable || n.tensor;
       const tensor = t ? idx.tensors.get(t) : null;
       nodes.push({
@@ -38,18 +44,23 @@ export function buildGraph(idx, view) {
         h: NODE_H,
       });
     }
+    const drawn = new Set(nodes.map((n) => n.id));
     for (const e of tl.edges?.autograd || []) {
+      if (!drawn.has(e.from) || !drawn.has(e.to)) continue;
       const id = edgeKey(e.from, e.index);
       edges.push({ id, from: e.from, to: e.to, key: id, layoutFrom: e.to, layoutTo: e.from, gradAlong: true });
       flight.set(id, id);
     }
   } else {
     for (const t of tl.nodes?.tensors || []) {
+      if (!shown(t.step)) continue;
       nodes.push({ id: t.id, kind: "tensor", name: t.name ?? "", tensor: t.id, node: null, w: NODE_W, h: NODE_H });
     }
     const seen = new Map();
     const byEnds = new Map(); // "from>to" -> [edge] to match gradients onto tensor edges
+    const drawn = new Set(nodes.map((n) => n.id));
     for (const e of tl.edges?.tensors || []) {
+      if (!drawn.has(e.from) || !drawn.has(e.to)) continue;
       let id = `${e.from}>${e.to}#${e.index}${e.inplace ? "~" : ""}`;
       const n = seen.get(id) || 0;
       seen.set(id, n + 1);
@@ -88,9 +99,56 @@ export function buildGraph(idx, view) {
   return { view, nodes, edges, flight, keyOfEdge };
 }
 
+/** The iteration of the outermost loop that step `s` ran in (null outside loops). */
+export function loopIteration(idx, s) {
+  const loop = idx.steps[s]?.loop;
+  return loop?.length ? loop[0] : null;
+}
+
+const iterationsCache = new WeakMap(); // an index's iterations, asked for at every frame while playing
+
+/** The outermost loop's iterations, in order (empty for a program without loops). */
+export function iterationsOf(idx) {
+  if (iterationsCache.has(idx)) return iterationsCache.get(idx);
+  const out = [];
+  for (let s = 0; s < idx.steps.length; s++) {
+    const it = loopIteration(idx, s);
+    if (it != null && !out.includes(it)) out.push(it);
+  }
+  iterationsCache.set(idx, out);
+  return out;
+}
+
+/**
+ * A drawn id without its iteration (`t:d1ac16@2:1` -> `t:d1ac16:1`): the same statement's
+ * result in every iteration, which keeps one place on the canvas from one iteration to the next.
+ */
+export function roleOf(id) {
+  return id.replace(/@[^:#>]*/g, "");
+}
+
 /** `.grad` before + delta = after, short enough for a card line. */
 export function accumText(a) {
   return `${shortValue(a.before, 8)} + ${shortValue(a.delta, 8)} = ${shortValue(a.after, 9)}`;
+}
+
+/**
+ * The accumulation at a leaf in full (`x.grad: [2., 4.] + [3., 3.] = [5., 7.]`), for the callout
+ * that wraps instead of cutting the numbers short; null when nothing accumulated.
+ */
+export function accumCallout(name, a) {
+  if (!a) return null;
+  const full = (v) => shortValue(v, 4000);
+  return `${name || "(unnamed)"}.grad: ${full(a.before)} + ${full(a.delta)} = ${full(a.after)}`;
+}
+
+// How many of a .grad's numbers the compact card's chip shows (one cell each).
+const CHIP_CELLS = 8;
+
+/** The first numbers of a .grad for the compact card's chip; null when there is no .grad. */
+export function gradChip(value) {
+  if (value == null) return null;
+  return flatValues(value).slice(0, CHIP_CELLS);
 }
 
 function tensorClass(rec, entry) {
@@ -135,6 +193,8 @@ function tensorDisplay(idx, s, g) {
     value: shortValue(rec.value, 20),
     grad: shortValue(rec.grad, 20),
     hasGrad: rec.grad != null,
+    chip: gradChip(rec.grad),
+    callout: accumCallout(entry?.name, accum),
     extra,
     extraKind,
     running: Boolean(running),
@@ -177,6 +237,8 @@ function autogradDisplay(idx, s, g) {
     value: rec ? shortValue(rec.value, 20) : "",
     grad: rec ? shortValue(rec.grad, 20) : "",
     hasGrad: Boolean(rec?.grad),
+    chip: gradChip(rec?.grad),
+    callout: accumCallout(entry?.name, accum),
     extra,
     extraKind,
     running: s.running.has(g.node),

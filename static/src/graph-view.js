@@ -11,11 +11,40 @@ const BIG_GRAPH = 120;
 const CHUNK = 40;
 const CHAR_W = 6.2; // monospace label width per character at 10.5px, to size pills without measuring
 
+// Level of detail: no text on the graph is drawn below MIN_SCREEN_PX on screen. The card's
+// detail (its smallest text is DETAIL_FONT graph units) shows from FULL_K; below that the
+// compact form (name and shape at COMPACT_FONT, .grad as a chip of coloured cells) down to
+// COMPACT_K; below that only the cards' colours, with the detail on hover or focus.
+export const MIN_SCREEN_PX = 12;
+const DETAIL_FONT = 10.5;
+const COMPACT_FONT = 22;
+export const FULL_K = MIN_SCREEN_PX / DETAIL_FONT;
+export const COMPACT_K = MIN_SCREEN_PX / COMPACT_FONT;
+// A small graph is not blown up past this: the full detail is readable here (FULL_K), and an
+// edit's new node usually fits beside the others without changing the zoom.
+const MAX_FIT = 1.15;
+const CHIP_CELLS = 8;
+
+/** The level of detail at zoom k: "full", "compact" or "dots". */
+export function levelOfDetail(k) {
+  if (k >= FULL_K - 1e-9) return "full";
+  if (k >= COMPACT_K - 1e-9) return "compact";
+  return "dots";
+}
+
+function chipColor(v, maxAbs) {
+  if (!Number.isFinite(v)) return "#f9ab00";
+  const t = maxAbs ? Math.max(-1, Math.min(1, v / maxAbs)) : 0;
+  // purple for positive (the gradient's colour), blue for negative, pale at zero
+  const a = 0.15 + 0.85 * Math.abs(t);
+  return t >= 0 ? `rgba(132,48,206,${a.toFixed(2)})` : `rgba(26,115,232,${a.toFixed(2)})`;
+}
+
 function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
-export function createGraphView(container, { onSelect, onBackground, onNodeMoved, onResize } = {}) {
+export function createGraphView(container, { onSelect, onBackground, onNodeMoved, onResize, onView } = {}) {
   // The drawing is a stack of SVGs, each its own compositor layer: one for edges, one per chunk
   // of CHUNK nodes, one for edge labels. A change to one card repaints its chunk only; in a single
   // SVG it repainted every card of a 450-node graph, frame after frame, while playing.
@@ -105,7 +134,20 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   const flightDot = h("div", { class: "gp-flight-dot" });
   const flightText = h("div", { class: "gp-flight-label", "data-testid": "flight-label" });
   flight.append(flightDot, flightText);
-  container.append(surface, flight);
+  // A node's detail at any zoom: shown on hover or keyboard focus when the cards are compact.
+  const detail = h("div", { class: "gp-detail", "data-testid": "node-detail", hidden: true });
+  // Where the view is in the whole graph, and the node the backward pass is at.
+  const minimap = h("canvas", {
+    class: "gp-minimap",
+    "data-testid": "minimap",
+    width: 168,
+    height: 112,
+    "aria-label": "minimap: where the view is in the whole graph",
+    hidden: true,
+  });
+  // The last accumulation into a leaf's .grad, in full (wrapping, never cut short), under its card.
+  const callout = h("div", { class: "gp-callout", "data-testid": "accum-callout", hidden: true });
+  container.append(surface, flight, detail, callout, minimap);
 
   // The SVG gets its size in pixels, never from CSS percentages or insets: Chromium re-lays out
   // every <text> of an SVG sized by its container whenever anything else on the page changes
@@ -135,6 +177,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   resizeObserver?.observe(container);
 
   let graph = null;
+  let vertical = false; // laid out top to bottom: edges leave a card's bottom, not its right side
   let pos = new Map();
   const nodeEls = new Map();
   const edgeEls = new Map();
@@ -152,8 +195,21 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     );
   }
 
+  let lod = null;
+
   function applyView() {
     for (const layer of layers) applyViewTo(layer);
+    const level = levelOfDetail(view.k);
+    if (level !== lod) {
+      if (lod) surface.classList.remove(`gp-lod-${lod}`);
+      surface.classList.add(`gp-lod-${level}`);
+      surface.dataset.lod = level;
+      lod = level;
+      hideDetail();
+    }
+    scheduleMinimap();
+    placeCallout();
+    onView?.(view);
   }
 
   // -- building -----------------------------------------------------------------------------
@@ -165,8 +221,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   function cardTemplate(n) {
     const key = `${n.kind}|${n.w}|${n.h}`;
     if (cardTemplates.has(key)) return cardTemplates.get(key);
-    const lab = (y, t) => s("text", { class: "gp-label", x: 14, y }, t);
-    const val = (y, testid) => s("text", { class: "gp-val", x: 62, y, "data-testid": testid });
+    const lab = (y, t) => s("text", { class: "gp-label gp-d", x: 14, y }, t);
+    const val = (y, testid) => s("text", { class: "gp-val gp-d", x: 62, y, "data-testid": testid });
+    const chip = s("g", { class: "gp-chip gp-c" });
+    for (let i = 0; i < CHIP_CELLS; i++) {
+      chip.append(s("rect", { class: "gp-chip-cell", x: 72 + i * 15, y: 84, width: 13, height: 20, rx: 3 }));
+    }
     const g = s(
       "g",
       { class: "gp-node", "data-testid": "node", tabindex: 0, role: "button" },
@@ -174,16 +234,20 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       s("rect", { class: "gp-sel", x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: 12 }),
       s("rect", { class: "gp-card", width: n.w, height: n.h, rx: n.kind === "acc" ? 16 : 9 }),
       s("rect", { class: "gp-stripe", x: 0, y: 8, width: 4, height: n.h - 16, rx: 2 }),
-      s("text", { class: "gp-title", x: 14, y: 20 }),
-      s("text", { class: "gp-shape", x: n.w - 10, y: 20, "text-anchor": "end" }),
-      s("text", { class: "gp-badges", x: 14, y: 36 }),
+      s("text", { class: "gp-title gp-d", x: 14, y: 20 }),
+      s("text", { class: "gp-shape gp-d", x: n.w - 10, y: 20, "text-anchor": "end" }),
+      s("text", { class: "gp-badges gp-d", x: 14, y: 36 }),
       lab(55, n.kind === "tensor" ? "grad_fn" : "node"),
       val(55, "grad_fn"),
       lab(72, "value"),
       val(72, "value"),
       lab(89, ".grad"),
       val(89, "grad"),
-      s("text", { class: "gp-extra", x: 14, y: 106, "data-testid": "incoming" }),
+      s("text", { class: "gp-extra gp-d", x: 14, y: 106, "data-testid": "incoming" }),
+      s("text", { class: "gp-ctitle gp-c", x: 14, y: 36 }),
+      s("text", { class: "gp-cshape gp-c", x: 14, y: 68 }),
+      s("text", { class: "gp-cgrad gp-c", x: 14, y: 101 }),
+      chip,
     );
     cardTemplates.set(key, g);
     return g;
@@ -193,8 +257,15 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const g = cardTemplate(n).cloneNode(true);
     g.setAttribute("data-id", n.id);
     g.setAttribute("data-name", n.name || "");
-    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra] = g.children;
-    return { g, node: n, els: { title, shape, badges, gradFn, value, grad, extra, card }, disp: null, cls: "" };
+    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip] =
+      g.children;
+    return {
+      g,
+      node: n,
+      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip },
+      disp: null,
+      cls: "",
+    };
   }
 
   const edgeTemplate = s(
@@ -241,8 +312,9 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
    * Sets the graph to draw; elements whose id survives are kept (and keep their place). With
    * `fit`, the view is fitted to it before the browser lays it out (see fitWhenSet).
    */
-  function setGraph(next, positions, { fit: fitNow = false } = {}) {
+  function setGraph(next, positions, { fit: fitNow = false, direction = "LR" } = {}) {
     graph = next;
+    vertical = direction === "TB";
     pos = positions;
     // On big graphs every SVG transition repaints the whole drawing for its duration; without
     // them a frame repaints only when an event changed something (the dot in flight is apart).
@@ -300,6 +372,10 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     labelLayer.append(lfrag);
     currentEdge = null;
     setSelection(selection.filter((id) => nodeEls.has(id)));
+    if (activeId && !nodeEls.has(activeId)) activeId = null;
+    if (calloutFor && !nodeEls.has(calloutFor)) setCallout(null);
+    hideDetail();
+    scheduleMinimap();
   }
 
   function placeNode(rec) {
@@ -318,7 +394,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const pa = pos.get(e.from);
     const pb = pos.get(e.to);
     if (!a || !b || !pa || !pb) return;
-    rec.curve = edgeCurve(pa, pb, a.w, a.h, b.w, b.h, rec.lane?.lane ?? 0, rec.lane?.lanes ?? 1);
+    rec.curve = edgeCurve(pa, pb, a.w, a.h, b.w, b.h, rec.lane?.lane ?? 0, rec.lane?.lanes ?? 1, vertical);
     rec.path.setAttribute("d", rec.curve.d);
     placeLabel(rec);
   }
@@ -348,6 +424,17 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     setText(els.value, d.value);
     setText(els.grad, d.grad);
     setText(els.extra, d.extra);
+    // the compact form: name and shape in big type; .grad as its number, or for several
+    // numbers as a chip of coloured cells (purple positive, blue negative)
+    setText(els.ctitle, d.title.length > 13 ? d.title.slice(0, 12) + "…" : d.title);
+    setText(els.cshape, d.shape.length > 14 ? d.shape.slice(0, 13) + "…" : d.shape);
+    const several = d.chip && d.chip.length > 1;
+    setText(els.cgrad, several ? "grad" : `grad ${d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad}`);
+    const chipKey = several ? d.chip.join(",") : "";
+    if (chipKey !== rec.chipKey) {
+      rec.chipKey = chipKey;
+      drawChip(els.chip, several ? d.chip : null);
+    }
     const cls = [
       "gp-node",
       `k-${d.cls}`,
@@ -377,6 +464,16 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     rec.disp = d;
   }
 
+  function drawChip(chip, values) {
+    const cells = [...chip.children];
+    const maxAbs = values ? Math.max(0, ...values.filter(Number.isFinite).map(Math.abs)) : 0;
+    cells.forEach((cell, i) => {
+      const on = values && i < values.length;
+      cell.setAttribute("visibility", on ? "visible" : "hidden");
+      if (on) cell.setAttribute("fill", chipColor(values[i], maxAbs));
+    });
+  }
+
   function big() {
     return graph && graph.nodes.length > BIG_GRAPH;
   }
@@ -403,7 +500,17 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       .join(" ");
     if (cls !== rec.cls) {
       rec.g.setAttribute("class", cls);
-      rec.path.setAttribute("marker-end", d.carried ? "url(#gp-arrow-hot)" : "url(#gp-arrow)");
+      // An edge the gradient travelled points the way it went: tensor edges are drawn from an
+      // input to its output, so there the arrowhead moves to the input's end.
+      const backward = d.carried && !rec.edge.gradAlong;
+      const head = d.carried ? "url(#gp-arrow-hot)" : "url(#gp-arrow)";
+      if (backward) {
+        rec.path.setAttribute("marker-start", head);
+        rec.path.removeAttribute("marker-end");
+      } else {
+        rec.path.setAttribute("marker-end", head);
+        rec.path.removeAttribute("marker-start");
+      }
       rec.label.setAttribute("class", "gp-edge-label" + (d.current ? " current" : ""));
       rec.cls = cls;
     }
@@ -476,6 +583,150 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     setText(flightText, label || "");
   }
 
+  // -- the node the backward pass is at ------------------------------------------------------
+
+  let activeId = null;
+
+  /** Marks drawn node `id` as where the backward pass is (data-active); null for none. */
+  function setActive(id) {
+    if (id === activeId) return;
+    nodeEls.get(activeId)?.g.removeAttribute("data-active");
+    activeId = id && nodeEls.has(id) ? id : null;
+    if (activeId) nodeEls.get(activeId).g.setAttribute("data-active", "true");
+    scheduleMinimap();
+  }
+
+  // -- the accumulation callout ------------------------------------------------------------
+
+  let calloutFor = null;
+
+  /** Shows `text` under drawn node `id` (null hides it). */
+  function setCallout(id, text) {
+    if (!id || !text || !nodeEls.has(id)) {
+      calloutFor = null;
+      if (!callout.hidden) callout.hidden = true;
+      return;
+    }
+    calloutFor = id;
+    if (callout.textContent !== text) callout.textContent = text;
+    callout.hidden = false;
+    placeCallout();
+  }
+
+  function placeCallout() {
+    if (!calloutFor) return;
+    const rec = nodeEls.get(calloutFor);
+    const p = pos.get(calloutFor);
+    if (!rec || !p) return;
+    const x = (p.x - rec.node.w / 2) * view.k + view.x;
+    const y = (p.y + rec.node.h / 2) * view.k + view.y + 6;
+    callout.style.transform = `translate(${Math.max(4, x).toFixed(0)}px, ${y.toFixed(0)}px)`;
+  }
+
+  // -- detail on hover and focus ------------------------------------------------------------
+
+  let detailId = null;
+
+  function showDetail(id) {
+    const rec = nodeEls.get(id);
+    if (!rec || !rec.disp || lod === "full") return hideDetail();
+    const d = rec.disp;
+    detailId = id;
+    const rows = [
+      [d.title, d.shape],
+      [rec.node.kind === "tensor" ? "grad_fn" : "node", d.gradFn],
+      ["value", d.value],
+      [".grad", d.grad],
+    ];
+    detail.replaceChildren(
+      h("b", null, rows[0].filter(Boolean).join("  ")),
+      ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
+      d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+    );
+    const p = pos.get(id);
+    const x = (p.x + rec.node.w / 2) * view.k + view.x + 8;
+    const y = (p.y - rec.node.h / 2) * view.k + view.y;
+    detail.style.left = `${Math.max(4, Math.min(x, size.w - 250)).toFixed(0)}px`;
+    detail.style.top = `${Math.max(4, Math.min(y, size.h - 120)).toFixed(0)}px`;
+    detail.hidden = false;
+  }
+
+  function hideDetail() {
+    detailId = null;
+    detail.hidden = true;
+  }
+
+  // -- minimap ------------------------------------------------------------------------------
+
+  let minimapFrame = 0;
+
+  function scheduleMinimap() {
+    if (minimapFrame || typeof requestAnimationFrame === "undefined") return;
+    minimapFrame = requestAnimationFrame(() => {
+      minimapFrame = 0;
+      drawMinimap();
+    });
+  }
+
+  let minimapScale = null; // graph -> minimap pixels, for clicks
+
+  function drawMinimap() {
+    if (!graph || !graph.nodes.length) {
+      minimap.hidden = true;
+      return;
+    }
+    const b = bounds(graph.nodes, pos);
+    const W = size.w || 800;
+    const H = size.h || 500;
+    // the part of the graph in view, in graph units
+    const vx0 = -view.x / view.k;
+    const vy0 = -view.y / view.k;
+    const vx1 = vx0 + W / view.k;
+    const vy1 = vy0 + H / view.k;
+    const whole = b.x >= vx0 && b.y >= vy0 && b.x + b.w <= vx1 && b.y + b.h <= vy1;
+    minimap.hidden = whole;
+    if (whole) return;
+    const ctx = minimap.getContext?.("2d");
+    if (!ctx) return;
+    const mw = minimap.width;
+    const mh = minimap.height;
+    const pad = 6;
+    const k = Math.min((mw - 2 * pad) / b.w, (mh - 2 * pad) / b.h);
+    const ox = pad + (mw - 2 * pad - b.w * k) / 2 - b.x * k;
+    const oy = pad + (mh - 2 * pad - b.h * k) / 2 - b.y * k;
+    minimapScale = { k, ox, oy };
+    ctx.clearRect(0, 0, mw, mh);
+    for (const n of graph.nodes) {
+      const p = pos.get(n.id);
+      if (!p) continue;
+      const active = n.id === activeId;
+      ctx.fillStyle = active ? "#f9ab00" : selection.includes(n.id) ? "#1a73e8" : "#9aa3ad";
+      const w = Math.max(2, n.w * k);
+      const hh = Math.max(2, n.h * k);
+      ctx.fillRect(ox + (p.x - n.w / 2) * k, oy + (p.y - n.h / 2) * k, w, hh);
+      if (active) {
+        ctx.strokeStyle = "#b06000";
+        ctx.lineWidth = 2;
+        ctx.strokeRect(ox + (p.x - n.w / 2) * k - 2, oy + (p.y - n.h / 2) * k - 2, w + 4, hh + 4);
+      }
+    }
+    ctx.strokeStyle = "#8430ce";
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(ox + vx0 * k, oy + vy0 * k, (vx1 - vx0) * k, (vy1 - vy0) * k);
+  }
+
+  function onMinimapClick(ev) {
+    if (!minimapScale) return;
+    const r = minimap.getBoundingClientRect();
+    const gx = (ev.clientX - r.left - minimapScale.ox) / minimapScale.k;
+    const gy = (ev.clientY - r.top - minimapScale.oy) / minimapScale.k;
+    cameraTarget = null;
+    view = { ...view, x: (size.w || 800) / 2 - gx * view.k, y: (size.h || 500) / 2 - gy * view.k };
+    applyView();
+    onNodeMoved?.(null);
+  }
+  minimap.addEventListener("click", onMinimapClick);
+
   // -- selection ----------------------------------------------------------------------------
 
   function setSelection(ids) {
@@ -492,19 +743,27 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
 
   // -- view: pan, zoom, fit -----------------------------------------------------------------
 
-  const MIN_FIT = 0.3; // below this cards are unreadable: show part of the graph instead
+  // Fit never goes below the zoom where the compact cards are readable: a graph too big for that
+  // shows part of itself (the minimap says which). A big graph (BIG_GRAPH nodes) is the
+  // exception: it opens smaller, as coloured cards without text, because drawing hundreds of
+  // readable cards while its forward pass plays costs more than a frame on a slow machine; the
+  // camera brings the backward pass to a readable zoom, and hover or focus shows any card.
+  const MIN_FIT = COMPACT_K;
+  const MIN_FIT_BIG = 0.3;
 
   function fit(ids = null) {
     if (!graph || !graph.nodes.length) return;
     const nodes = ids ? graph.nodes.filter((n) => ids.includes(n.id)) : graph.nodes;
     const b = bounds(nodes, pos);
     sizeToContainer();
+    cameraTarget = null;
     const W = size.w > 1 ? size.w : 800;
     const H = size.h > 1 ? size.h : 500;
     const pad = 40;
     const want = Math.min((W - 2 * pad) / b.w, (H - 2 * pad) / b.h);
-    const k = Math.min(1.15, Math.max(MIN_FIT, want));
-    if (want >= MIN_FIT) {
+    const least = big() ? MIN_FIT_BIG : MIN_FIT;
+    const k = Math.min(MAX_FIT, Math.max(least, want));
+    if (want >= least) {
       view = { k, x: W / 2 - (b.x + b.w / 2) * k, y: H / 2 - (b.y + b.h / 2) * k };
     } else {
       // too big to read whole: show its right end, where outputs are and backward starts
@@ -514,23 +773,88 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     applyView();
   }
 
-  /** Brings node `id` into view (centred on it) if it is off screen; used to follow playback. */
-  function follow(id) {
-    const n = nodeEls.get(id)?.node;
-    const p = pos.get(id);
-    if (!n || !p) return;
+  // The camera while playing: where it is going (a view), reached over a few frames.
+  let cameraTarget = null;
+  let cameraFor = null;
+  const CAMERA_PAD = 36;
+  const CAMERA_MAX_K = 1.3;
+
+  function onScreen(ids, margin = 0) {
     const W = size.w > 1 ? size.w : 800;
     const H = size.h > 1 ? size.h : 500;
-    const x0 = (p.x - n.w / 2) * view.k + view.x;
-    const y0 = (p.y - n.h / 2) * view.k + view.y;
-    const x1 = (p.x + n.w / 2) * view.k + view.x;
-    const y1 = (p.y + n.h / 2) * view.k + view.y;
-    if (x0 >= 0 && y0 >= 0 && x1 <= W && y1 <= H) return;
-    view = { ...view, x: W / 2 - p.x * view.k, y: H / 2 - p.y * view.k };
+    for (const id of ids) {
+      const n = nodeEls.get(id)?.node;
+      const p = pos.get(id);
+      if (!n || !p) continue;
+      const x0 = (p.x - n.w / 2) * view.k + view.x;
+      const y0 = (p.y - n.h / 2) * view.k + view.y;
+      const x1 = (p.x + n.w / 2) * view.k + view.x;
+      const y1 = (p.y + n.h / 2) * view.k + view.y;
+      if (x0 < margin || y0 < margin || x1 > W - margin || y1 > H - margin) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Keeps node `id` and its neighbours in view at a readable zoom while playing, moving there
+   * smoothly: call it every frame (each call moves the camera part of the way).
+   */
+  function follow(id) {
+    if (id !== cameraFor) {
+      cameraFor = id;
+      cameraTarget = null;
+      const n = nodeEls.get(id)?.node;
+      if (!n || !pos.get(id)) return;
+      const near = [id];
+      for (const eid of incident.get(id) || []) {
+        const e = edgeEls.get(eid)?.edge;
+        if (e) near.push(e.from === id ? e.to : e.from);
+      }
+      if (!(onScreen(near, 8) && view.k >= COMPACT_K)) {
+        const W = size.w > 1 ? size.w : 800;
+        const H = size.h > 1 ? size.h : 500;
+        let b = bounds(
+          graph.nodes.filter((m) => near.includes(m.id)),
+          pos,
+        );
+        let k = Math.min(CAMERA_MAX_K, (W - 2 * CAMERA_PAD) / b.w, (H - 2 * CAMERA_PAD) / b.h);
+        if (k < COMPACT_K) {
+          // the neighbours do not fit at a readable zoom: the node itself, readable
+          b = bounds([n], pos);
+          k = Math.max(COMPACT_K, Math.min(CAMERA_MAX_K, view.k));
+        }
+        k = Math.max(k, Math.min(view.k, CAMERA_MAX_K), COMPACT_K);
+        cameraTarget = { k, x: W / 2 - (b.x + b.w / 2) * k, y: H / 2 - (b.y + b.h / 2) * k };
+      }
+    }
+    stepCamera(0.22);
+  }
+
+  /** Moves the camera `amount` of the way to its target (1: there at once). */
+  function stepCamera(amount) {
+    if (!cameraTarget) return;
+    const t = cameraTarget;
+    const next = {
+      k: view.k + (t.k - view.k) * amount,
+      x: view.x + (t.x - view.x) * amount,
+      y: view.y + (t.y - view.y) * amount,
+    };
+    if (Math.abs(next.x - t.x) < 0.5 && Math.abs(next.y - t.y) < 0.5 && Math.abs(next.k - t.k) < 0.002) {
+      view = t;
+      cameraTarget = null;
+    } else {
+      view = next;
+    }
     applyView();
   }
 
-  /** Fits the whole graph when any of `ids` lies outside what is on screen (nodes an edit added). */
+  /** Ends a camera move at its target (playback paused). */
+  function settleCamera() {
+    stepCamera(1);
+    cameraFor = null;
+  }
+
+  /** Brings the graph into view when any of `ids` lies outside it (nodes an edit added): moved at the same zoom when it fits, else fitted. */
   function ensureVisible(ids) {
     const W = size.w > 1 ? size.w : 800;
     const H = size.h > 1 ? size.h : 500;
@@ -543,13 +867,23 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       const x1 = (p.x + n.w / 2) * view.k + view.x;
       const y1 = (p.y + n.h / 2) * view.k + view.y;
       if (x0 < 0 || y0 < 0 || x1 > W || y1 > H) {
-        fit();
+        // the zoom stays when the whole graph fits at it (the view only moves), else a fit
+        const b = bounds(graph.nodes, pos);
+        const pad = 40;
+        if (b.w * view.k <= W - 2 * pad && b.h * view.k <= H - 2 * pad) {
+          cameraTarget = null;
+          view = { ...view, x: W / 2 - (b.x + b.w / 2) * view.k, y: H / 2 - (b.y + b.h / 2) * view.k };
+          applyView();
+        } else {
+          fit();
+        }
         return;
       }
     }
   }
 
   function zoomAt(factor, cx, cy) {
+    cameraTarget = null;
     const k = Math.min(3, Math.max(0.08, view.k * factor));
     const f = k / view.k;
     view = { k, x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f };
@@ -596,6 +930,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     if (!drag.moved && Math.hypot(dx, dy) < 4) return;
     drag.moved = true;
     if (drag.kind === "pan") {
+      cameraTarget = null;
       view = { ...view, x: drag.start.x + dx, y: drag.start.y + dy };
       applyView();
       surface.classList.add("panning");
@@ -652,6 +987,23 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
   surface.addEventListener("wheel", onWheel, { passive: false });
   surface.addEventListener("keydown", onKey);
   surface.addEventListener("dblclick", onDblClick);
+  const nodeIdAt = (ev) => ev.target.closest?.("[data-testid=node]")?.dataset.id ?? null;
+  surface.addEventListener("pointerover", (ev) => {
+    const id = nodeIdAt(ev);
+    if (id && id !== detailId) showDetail(id);
+  });
+  surface.addEventListener("pointerout", (ev) => {
+    if (nodeIdAt(ev) && !ev.relatedTarget?.closest?.(`[data-testid=node][data-id="${CSS.escape(detailId ?? "")}"]`)) {
+      hideDetail();
+    }
+  });
+  surface.addEventListener("focusin", (ev) => {
+    const id = nodeIdAt(ev);
+    if (id) showDetail(id);
+  });
+  surface.addEventListener("focusout", hideDetail);
+
+  applyView();
 
   return {
     surface,
@@ -659,8 +1011,11 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     render,
     setFlight,
     setSelection,
+    setActive,
+    setCallout,
     fit,
     follow,
+    settleCamera,
     ensureVisible,
     zoomBy,
     get positions() {
@@ -671,8 +1026,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     },
     destroy() {
       resizeObserver?.disconnect();
+      cancelAnimationFrame(minimapFrame);
       surface.remove();
       flight.remove();
+      detail.remove();
+      callout.remove();
+      minimap.remove();
       nodeEls.clear();
       edgeEls.clear();
     },

@@ -14,6 +14,12 @@ import {
 import { gradHistory, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortNodeName } from "./graph-model.js";
 import { createGradPlot } from "./plot.js";
+import { chainRuleAt } from "./chain-rule.js";
+
+/** Where in the program something happened; never "line null" (a tensor made inside a call has no line of its own). */
+function lineText(line) {
+  return line == null ? "inside a call" : `line ${line}`;
+}
 
 /** torch's repr of grad_fn.next_functions: ((<AccumulateGrad>, 0), (None, 0)). */
 export function nextFunctionsText(idx, node) {
@@ -78,7 +84,7 @@ const pyBool = (b) => (b ? "True" : "False");
 
 /**
  * `onEdit(intent)` receives zero_grad, grad_none, rename, set_value, set_requires_grad, delete.
- * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view} or null.
+ * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view, chainRules} or null (chainRules: hello's table).
  */
 export function createInspector(el, { onEdit, plotOptions = {} }) {
   const empty = h(
@@ -108,7 +114,18 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
   function buildEdits(idx, t) {
     clear(editsBox);
     if (!t) return;
-    const named = Boolean(t.name);
+    if (!t.name) {
+      // edits name what they change: a tensor with no name in the program has nothing to point at
+      editsBox.append(
+        h(
+          "p",
+          { class: "gp-muted small", "data-testid": "unnamed-note" },
+          "This tensor has no name in the program. Assign it to a variable to edit it here.",
+        ),
+      );
+      return;
+    }
+    const named = true;
     const zero = h(
       "button",
       {
@@ -256,6 +273,26 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
     );
 
     clear(body);
+    // the chain rule at this node, from the engine's text for its grad_fn, with this moment's numbers
+    const rule = chainRuleAt(idx, state, gnode, ctx.chainRules);
+    if (rule) {
+      body.append(
+        h(
+          "div",
+          { class: "gp-chain", "data-testid": "chain-rule" },
+          h("b", null, `${rule.name}: `),
+          rule.text,
+          rule.gradIn != null || rule.gradsOut.length
+            ? h(
+                "div",
+                { class: "gp-chain-numbers" },
+                rule.gradIn != null ? `grad in ${rule.gradIn}` : "no gradient yet",
+                ...rule.gradsOut.map((out) => ` → to ${out.to}: ${out.value}`),
+              )
+            : null,
+        ),
+      );
+    }
     if (gnode.kind !== "tensor" && anode) {
       body.append(
         h(
@@ -264,9 +301,9 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           prop("name", anode.name, "inspector-node-name"),
           prop("next_functions", nextFunctionsText(idx, anode), "inspector-next-functions"),
           anode.variable
-            ? prop("variable", entry?.name || anode.variable)
+            ? prop("variable", entry?.name || "(unnamed)")
             : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
-          prop("recorded at", `line ${anode.line}`),
+          prop("recorded at", lineText(anode.line)),
           state.incoming.has(anode.id)
             ? prop("grad in", shortValue(state.incoming.get(anode.id), 40), "inspector-incoming")
             : null,
@@ -294,7 +331,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           idx.accOfTensor.get(entry.id) ? prop(".grad written by", "<AccumulateGrad>", "inspector-accumulator") : null,
           prop(
             gnode.kind === "tensor" ? "made at" : "tensor made at",
-            `line ${entry.line}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
+            `${lineText(entry.line)}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
           ),
         ),
         h("h4", null, "value"),
@@ -333,7 +370,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           h(
             "li",
             { class: past ? "past" : "future", "data-pos": e.pos },
-            h("span", { class: "gp-hline" }, `line ${line}`),
+            h("span", { class: "gp-hline" }, lineText(line)),
             h("code", null, text),
           ),
         );

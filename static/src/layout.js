@@ -1,9 +1,39 @@
-// Node positions (dagre, left to right, keeping earlier positions) and edge curves (pure geometry, no DOM).
+// Node positions (dagre, left to right or top to bottom, keeping earlier positions) and edge curves (pure geometry, no DOM).
 
 import { Graph, layout as dagreLayout } from "@dagrejs/dagre";
 
 const GAP = 18; // the least space kept between a newly placed node and the others
 const RANKSEP = 96; // horizontal room between columns: enough for an edge's gradient label
+const RANKSEP_TB = 64; // vertical room between rows (a label sits on a vertical edge's middle)
+const NODESEP = 26;
+const MAX_SCALE = 1.15; // the view does not enlarge a graph past this (graph-view.js MAX_FIT), so neither layout gains there
+
+/** A point, box size or position map with x and y swapped (a top-to-bottom layout is a transposed left-to-right one). */
+const swap = (p) => ({ x: p.y, y: p.x });
+const swapSize = (n) => ({ ...n, w: n.h, h: n.w });
+
+/**
+ * The direction that shows a graph biggest in a `width` x `height` canvas: "LR" (inputs on the
+ * left) or "TB" (inputs on top; long chains). Estimated from the ranks alone, without laying
+ * the graph out twice.
+ */
+export function chooseDirection(nodes, edges, width, height) {
+  if (!nodes.length) return "LR";
+  const ranks = longestPathRanks(
+    nodes.map((n) => n.id),
+    edges.map((e) => [e.layoutFrom ?? e.from, e.layoutTo ?? e.to]),
+  );
+  const perRank = new Map();
+  for (const r of ranks.values()) perRank.set(r, (perRank.get(r) || 0) + 1);
+  const depth = perRank.size;
+  const breadth = Math.max(...perRank.values());
+  const w = nodes[0].w;
+  const h = nodes[0].h;
+  const scale = (gw, gh) => Math.min(MAX_SCALE, width / gw, height / gh);
+  const lr = scale(depth * w + (depth - 1) * RANKSEP, breadth * h + (breadth - 1) * NODESEP);
+  const tb = scale(breadth * w + (breadth - 1) * NODESEP, depth * h + (depth - 1) * RANKSEP_TB);
+  return tb > lr * 1.05 ? "TB" : "LR";
+}
 
 /**
  * Centres for every node. A graph seen for the first time is laid out by dagre. After that,
@@ -12,6 +42,16 @@ const RANKSEP = 96; // horizontal room between columns: enough for an edge's gra
  * clear of everything else.
  */
 export function layoutPositions(nodes, edges, prev = new Map(), opts = {}) {
+  if (opts.direction === "TB") {
+    // laid out left to right with every box and position transposed, then transposed back
+    const prevT = new Map([...prev].map(([id, p]) => [id, swap(p)]));
+    const placed = layoutPositions(nodes.map(swapSize), edges, prevT, {
+      ...opts,
+      direction: "LR",
+      ranksep: opts.ranksep ?? RANKSEP_TB,
+    });
+    return new Map([...placed].map(([id, p]) => [id, swap(p)]));
+  }
   const out = new Map();
   const fresh = nodes.filter((n) => !prev.has(n.id));
   for (const n of nodes) if (prev.has(n.id)) out.set(n.id, { ...prev.get(n.id) });
@@ -112,8 +152,9 @@ export function layoutEdges(ids, pairs) {
 function dagrePositions(nodes, edges, opts) {
   const g = new Graph({ multigraph: true });
   g.setGraph({
+    // a transposed call (direction TB) gives dagre transposed boxes, so it lays them out left to right too
     rankdir: "LR",
-    nodesep: opts.nodesep ?? 26,
+    nodesep: opts.nodesep ?? NODESEP,
     ranksep: opts.ranksep ?? RANKSEP,
     marginx: 24,
     marginy: 24,
@@ -197,7 +238,14 @@ export function bounds(nodes, pos) {
  * A cubic curve from the side of box `a` facing `b` to the side of `b` facing `a`. Parallel edges
  * between one pair (a * a) get their own `lane` so both stay visible.
  */
-export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1) {
+export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1, vertical = false) {
+  if (vertical) {
+    // top to bottom: the left-to-right curve of the transposed boxes, transposed back
+    const t = edgeCurve(swap(a), swap(b), ah, aw, bh, bw, lane, lanes);
+    const c = { p0: swap(t.p0), c1: swap(t.c1), c2: swap(t.c2), p1: swap(t.p1) };
+    c.d = `M${r(c.p0.x)},${r(c.p0.y)} C${r(c.c1.x)},${r(c.c1.y)} ${r(c.c2.x)},${r(c.c2.y)} ${r(c.p1.x)},${r(c.p1.y)}`;
+    return c;
+  }
   const off = (lane - (lanes - 1) / 2) * 14;
   const right = b.x >= a.x;
   const sx = a.x + (right ? aw / 2 : -aw / 2);

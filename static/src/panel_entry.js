@@ -9,6 +9,14 @@ import { mountPlayground } from "./ui.js";
  * timeline is a few hundred KB of nested lists, which JSON handles faster and exactly.
  */
 export function render({ model, el }) {
+  // The full-page app (sync_url) owns the page, whose template has no viewport tag: without one a
+  // phone lays the page out 980 px wide and shrinks it, and every text with it.
+  if (model.sync_url && !document.querySelector('meta[name="viewport"]')) {
+    const meta = document.createElement("meta");
+    meta.name = "viewport";
+    meta.content = "width=device-width, initial-scale=1";
+    document.head.append(meta);
+  }
   const listeners = new Set();
   const onMsg = (data) => {
     for (const fn of listeners) fn(data);

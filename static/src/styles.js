@@ -47,7 +47,7 @@ export const CSS = String.raw`
 .gp-brand b span { color: var(--gp-grad); }
 .gp-brand small { color: var(--gp-muted); font-size: 12px; }
 .gp-spacer { flex: 1; }
-.gp-badge { font-size: 11.5px; color: var(--gp-muted); border: 1px solid var(--gp-line); border-radius: 999px; padding: 2px 9px; white-space: nowrap; }
+.gp-badge { font-size: 12px; color: var(--gp-muted); border: 1px solid var(--gp-line); border-radius: 999px; padding: 2px 9px; white-space: nowrap; }
 .gp-badge.busy::before { content: ""; display: inline-block; width: 7px; height: 7px; border-radius: 50%; background: var(--gp-run); margin-right: 6px; animation: gp-pulse 0.9s infinite alternate; }
 .gp-share-link { width: 240px; }
 .gp-top .gp-select[data-testid=examples] { max-width: 300px; min-width: 160px; }
@@ -66,7 +66,7 @@ export const CSS = String.raw`
 .gp-input.mono, .gp-select.mono { font-family: var(--gp-mono); font-size: 12px; }
 .gp-input:focus, .gp-select:focus { border-color: var(--gp-focus); outline: none; box-shadow: 0 0 0 2px rgba(26,115,232,0.2); }
 .gp-check { display: inline-flex; align-items: center; gap: 5px; font-family: var(--gp-mono); font-size: 12px; white-space: nowrap; cursor: pointer; }
-.gp-field { display: inline-flex; flex-direction: column; gap: 3px; font-size: 11px; color: var(--gp-muted); min-width: 0; }
+.gp-field { display: inline-flex; flex-direction: column; gap: 3px; font-size: 12px; color: var(--gp-muted); min-width: 0; }
 .gp-field.inline { flex-direction: row; align-items: center; gap: 6px; }
 .gp-field.grow { flex: 1; }
 .gp-field.want .gp-input { border-color: var(--gp-error); }
@@ -74,7 +74,7 @@ export const CSS = String.raw`
 .gp-row.wrap { flex-wrap: wrap; }
 .gp-muted { color: var(--gp-muted); }
 .gp-hint { color: var(--gp-muted); font-size: 12px; margin: 2px 0 8px; }
-.small { font-size: 11.5px; }
+.small { font-size: 12px; }
 
 /* main grid */
 .gp-main { display: grid; grid-template-columns: minmax(280px, 29%) minmax(0, 1fr) 318px; min-height: 0; }
@@ -90,14 +90,14 @@ export const CSS = String.raw`
 .gp-explanation .gp-summary { color: var(--gp-muted); margin: 0 0 6px; }
 .gp-explanation p { margin: 0 0 7px; line-height: 1.5; }
 .gp-explanation code, .gp-inspector code { font-family: var(--gp-mono); font-size: 12px; background: #f1f3f5; padding: 1px 4px; border-radius: 4px; }
-.gp-differs { display: inline-block; font-size: 11px; font-weight: 600; color: #a50e0e; background: #fce8e6; border-radius: 999px; padding: 1px 8px; margin-left: 6px; vertical-align: 1px; }
+.gp-differs { display: inline-block; font-size: 12px; font-weight: 600; color: #a50e0e; background: #fce8e6; border-radius: 999px; padding: 1px 8px; margin-left: 6px; vertical-align: 1px; }
 .gp-edited-note { display: none; font-size: 12px; color: #8a5a00; background: #fef7e0; border-radius: 6px; padding: 4px 8px; }
 .gp-explanation.edited .gp-edited-note { display: block; }
 
 /* code and console */
 .gp-code { flex: 1; min-height: 120px; overflow: hidden; position: relative; }
 .gp-code .cm-editor { height: 100%; }
-.gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 11.5px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
+.gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
 .gp-console { flex: none; height: 22%; min-height: 96px; overflow: auto; padding: 8px 14px; margin: 0; font-family: var(--gp-mono); font-size: 12px; line-height: 1.45; background: #1f2328; color: #e6e8eb; white-space: pre-wrap; word-break: break-word; }
 .gp-console span { background: none; }
 .gp-c-out { color: #e6e8eb; }
@@ -109,14 +109,14 @@ export const CSS = String.raw`
 .gp-loss { flex: none; border-top: 1px solid var(--gp-line); }
 .gp-loss[hidden] { display: none; }
 .gp-loss .gp-pane-head { border-bottom: none; padding-bottom: 0; }
-.gp-loss-now { text-transform: none; letter-spacing: 0; font-weight: 400; font-family: var(--gp-mono); font-size: 11.5px; color: var(--gp-text); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.gp-loss-now { text-transform: none; letter-spacing: 0; font-weight: 400; font-family: var(--gp-mono); font-size: 12px; color: var(--gp-text); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .gp-loss-body { padding: 0 8px 4px 4px; }
 .gp-loss .gp-plot { margin-top: 0; min-height: 120px; }
 @keyframes gp-line-flash { 0% { background-color: rgba(249,171,0,0.45); } 100% { background-color: transparent; } }
 
 /* actions bar */
 .gp-actions { display: flex; align-items: center; gap: 6px 16px; flex-wrap: wrap; padding: 7px 12px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); }
-.gp-actions-group { display: flex; align-items: center; gap: 6px; }
+.gp-actions-group { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; min-width: 0; max-width: 100%; }
 .gp-target { font-family: var(--gp-mono); font-weight: 600; font-size: 12.5px; padding: 3px 8px; border-radius: 5px; background: #eef3fd; color: #174ea6; }
 .gp-target.unnamed { background: #f1f3f5; color: var(--gp-muted); }
 
@@ -134,11 +134,15 @@ export const CSS = String.raw`
 .gp-banner .gp-msg { font-family: var(--gp-mono); font-size: 12px; white-space: pre-wrap; word-break: break-word; margin-top: 2px; }
 .gp-banner ul { margin: 4px 0 0; padding-left: 18px; font-family: var(--gp-mono); font-size: 12px; }
 .gp-banner .gp-btn { padding: 4px 8px; }
-.gp-info { position: absolute; top: 10px; left: 12px; z-index: 2; padding: 6px 10px; border-radius: 8px; background: #e8f0fe; color: #174ea6; font-size: 12.5px; }
+.gp-info { position: absolute; top: 10px; left: 12px; z-index: 2; max-width: calc(100% - 200px); padding: 6px 10px; border-radius: 8px; background: #e8f0fe; color: #174ea6; font-size: 12.5px; }
 .gp-info[hidden] { display: none; }
+.gp-stale-note { padding: 5px 10px; border-radius: 8px; background: #fef7e0; color: #5c3c00; border: 1px solid #f0d589; font-size: 12.5px; }
+.gp-banner .gp-help { font-size: 12.5px; margin-top: 6px; color: #3c1410; }
+.gp-banner .gp-btn.gp-link { margin-left: 8px; padding: 3px 8px; }
 .gp-zoom { position: absolute; right: 10px; bottom: 10px; display: flex; gap: 4px; z-index: 2; }
 .gp-zoom .gp-btn { background: rgba(255,255,255,0.92); }
-.gp-legend { position: absolute; left: 10px; bottom: 10px; z-index: 2; display: flex; gap: 10px; flex-wrap: wrap; padding: 5px 9px; border-radius: 8px; background: rgba(255,255,255,0.9); border: 1px solid var(--gp-line); font-size: 11px; color: var(--gp-muted); max-width: 70%; }
+.gp-corner { position: absolute; left: 10px; bottom: 10px; z-index: 2; display: flex; flex-direction: column; align-items: flex-start; gap: 6px; max-width: calc(100% - 200px); }
+.gp-legend { display: flex; gap: 10px; flex-wrap: wrap; padding: 5px 9px; border-radius: 8px; background: rgba(255,255,255,0.9); border: 1px solid var(--gp-line); font-size: 12px; color: var(--gp-muted); }
 .gp-legend i { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin-right: 4px; vertical-align: -1px; }
 .gp-empty-graph { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: var(--gp-muted); pointer-events: none; font-size: 13px; }
 .gp-empty-graph[hidden] { display: none; }
@@ -175,6 +179,9 @@ export const CSS = String.raw`
 .gp-node.root .gp-card { stroke: var(--gp-grad); stroke-width: 2; }
 .gp-node.error .gp-card { stroke: var(--gp-error); stroke-width: 2.5; fill: #fdecea; }
 .gp-node.error .gp-glow { fill: var(--gp-error); opacity: 0.18; }
+/* not created yet at this moment: faded. A card fades as one group (its box is small); an edge
+   fades its stroke only: a group's opacity is painted apart and blended over the group's whole
+   box, which for a long edge is the whole canvas, at every repaint. */
 .gp-node.ghost { opacity: 0.2; }
 .gp-node.dragging { cursor: grabbing; }
 .gp-flash { animation: gp-text-flash 1.1s ease-out; }
@@ -189,7 +196,7 @@ export const CSS = String.raw`
 .gp-edge.inplace .gp-edge-path { stroke: #e8a33d; stroke-dasharray: 7 4; }
 .gp-edge.carried .gp-edge-path { stroke: var(--gp-grad); stroke-opacity: 0.55; stroke-width: 2; }
 .gp-edge.current .gp-edge-path { stroke-opacity: 1; stroke-width: 3; }
-.gp-edge.ghost { opacity: 0.15; }
+.gp-edge.ghost .gp-edge-path { stroke-opacity: 0.15; }
 .gp-pill { fill: #fff; stroke: var(--gp-grad); stroke-opacity: 0.5; }
 .gp-pill-text { font: 600 10.5px var(--gp-mono); fill: var(--gp-grad); text-anchor: middle; }
 .gp-edge-label.current .gp-pill { stroke-opacity: 1; stroke-width: 1.5; }
@@ -198,7 +205,23 @@ export const CSS = String.raw`
 .gp-flight { position: absolute; left: 0; top: 0; z-index: 1; pointer-events: none; will-change: transform, opacity; opacity: 0; }
 .gp-flight[data-active=true] { opacity: 1; }
 .gp-flight-dot { position: absolute; left: -7px; top: -7px; width: 14px; height: 14px; border-radius: 50%; background: var(--gp-grad); border: 2px solid #fff; box-shadow: 0 0 0 5px rgba(132,48,206,0.18); }
-.gp-flight-label { position: absolute; left: 0; top: -32px; transform: translateX(-50%); padding: 2px 8px; border-radius: 9px; background: var(--gp-grad); color: #fff; font: 600 11px var(--gp-mono); white-space: nowrap; }
+.gp-flight-label { position: absolute; left: 0; top: -32px; transform: translateX(-50%); padding: 2px 8px; border-radius: 9px; background: var(--gp-grad); color: #fff; font: 600 12px var(--gp-mono); white-space: nowrap; }
+
+/* graph: level of detail (graph-view.js levelOfDetail): no text under 12 px on screen */
+.gp-surface:not(.gp-lod-full) .gp-d { display: none; }
+.gp-surface:not(.gp-lod-compact) .gp-c { display: none; }
+.gp-surface:not(.gp-lod-full) .gp-edge-label { display: none; }
+.gp-ctitle { font: 700 24px var(--gp-sans); fill: var(--gp-text); }
+.gp-cshape { font: 22px var(--gp-mono); fill: var(--gp-muted); }
+.gp-cgrad { font: 22px var(--gp-mono); fill: var(--gp-muted); }
+.gp-node.has-grad .gp-cgrad { fill: var(--gp-grad); font-weight: 600; }
+.gp-node[data-active=true] .gp-card { stroke: var(--gp-run); stroke-width: 4; }
+.gp-detail { position: absolute; z-index: 2; max-width: 260px; padding: 7px 10px; border-radius: 8px; background: var(--gp-panel); color: var(--gp-text); border: 1px solid var(--gp-line); box-shadow: 0 2px 10px rgba(60,64,67,0.2); font: 12px var(--gp-mono); pointer-events: none; overflow-wrap: anywhere; }
+.gp-detail b { font-family: var(--gp-sans); font-size: 13px; display: block; margin-bottom: 2px; }
+.gp-detail span { color: var(--gp-muted); }
+.gp-detail-extra { color: var(--gp-grad); font-weight: 600; }
+.gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: min(340px, calc(100% - 16px)); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px var(--gp-mono); white-space: normal; overflow-wrap: anywhere; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
+.gp-minimap { position: absolute; right: 10px; top: 10px; z-index: 2; width: 168px; height: 112px; border-radius: 8px; border: 1px solid var(--gp-line); background: rgba(255,255,255,0.9); cursor: pointer; }
 
 /* player */
 .gp-player { display: flex; align-items: center; gap: 8px; padding: 7px 12px; background: var(--gp-panel); border-top: 1px solid var(--gp-line); flex-wrap: wrap; }
@@ -213,9 +236,9 @@ export const CSS = String.raw`
 .gp-right h4 { font-size: 12px; margin: 12px 0 4px; color: var(--gp-text); }
 .gp-leaf-form .gp-input { width: 100%; }
 .gp-group { display: grid; grid-template-columns: 74px 1fr; gap: 6px; margin: 4px 0; align-items: start; }
-.gp-group-name { font-size: 11px; color: var(--gp-muted); padding-top: 5px; }
+.gp-group-name { font-size: 12px; color: var(--gp-muted); padding-top: 5px; }
 .gp-group-ops { display: flex; flex-wrap: wrap; gap: 4px; }
-.gp-op { font: 11.5px var(--gp-mono); padding: 4px 7px; border-radius: 5px; border: 1px solid #d3d8df; background: #fafbfc; color: var(--gp-text); cursor: pointer; }
+.gp-op { font: 12px var(--gp-mono); padding: 4px 7px; border-radius: 5px; border: 1px solid #d3d8df; background: #fafbfc; color: var(--gp-text); cursor: pointer; }
 .gp-op:hover:not(:disabled) { background: #eef3fd; border-color: #a8c4f5; }
 .gp-op:disabled { opacity: 0.4; cursor: not-allowed; }
 .gp-params summary { cursor: pointer; font-size: 12px; color: var(--gp-muted); margin-top: 6px; }
@@ -225,30 +248,32 @@ export const CSS = String.raw`
 .gp-empty { color: var(--gp-muted); font-size: 12.5px; line-height: 1.5; }
 .gp-empty[hidden] { display: none; }
 .gp-chips { display: flex; gap: 6px; flex-wrap: wrap; margin-bottom: 6px; }
-.gp-chip { font-size: 11px; padding: 2px 8px; border-radius: 999px; background: #eef0f3; color: #3c4043; }
+.gp-chip { font-size: 12px; padding: 2px 8px; border-radius: 999px; background: #eef0f3; color: #3c4043; }
 .gp-chip.ghost { background: #fef7e0; color: #8a5a00; }
 .gp-props { display: grid; grid-template-columns: max-content 1fr; gap: 3px 10px; margin: 6px 0; font-size: 12px; }
-.gp-props dt { color: var(--gp-muted); font-family: var(--gp-mono); font-size: 11.5px; }
-.gp-props dd { margin: 0; font-family: var(--gp-mono); font-size: 11.5px; word-break: break-word; }
-.gp-pre { font-family: var(--gp-mono); font-size: 11.5px; background: #f6f8fa; border: 1px solid var(--gp-line); border-radius: 6px; padding: 6px 8px; margin: 0; white-space: pre; overflow: auto; max-height: 220px; }
-.gp-pre.small { margin-top: 4px; font-size: 11px; }
+.gp-props dt { color: var(--gp-muted); font-family: var(--gp-mono); font-size: 12px; }
+.gp-props dd { margin: 0; font-family: var(--gp-mono); font-size: 12px; word-break: break-word; }
+.gp-pre { font-family: var(--gp-mono); font-size: 12px; background: #f6f8fa; border: 1px solid var(--gp-line); border-radius: 6px; padding: 6px 8px; margin: 0; white-space: pre; overflow: auto; max-height: 220px; }
+.gp-pre.small { margin-top: 4px; font-size: 12px; }
 .gp-heat-wrap { overflow: auto; }
-.gp-heat { border-collapse: collapse; font-family: var(--gp-mono); font-size: 11px; }
+.gp-heat { border-collapse: collapse; font-family: var(--gp-mono); font-size: 12px; }
 .gp-heat td { border: 1px solid #fff; padding: 3px 6px; text-align: right; min-width: 40px; }
 .gp-history { margin: 0; padding-left: 20px; font-size: 12px; }
 .gp-history li { margin: 3px 0; }
 .gp-history li.future { opacity: 0.45; }
-.gp-history .gp-hline { color: var(--gp-muted); font-size: 11px; margin-right: 6px; }
+.gp-history .gp-hline { color: var(--gp-muted); font-size: 12px; margin-right: 6px; }
 .gp-plot { margin-top: 8px; min-height: 110px; }
 .gp-spark { width: 100%; height: 110px; }
-.gp-spark-title { font: 11px var(--gp-sans); fill: var(--gp-muted); }
+.gp-spark-title { font: 12px var(--gp-sans); fill: var(--gp-muted); }
 .gp-spark-axis { stroke: #dadce0; }
 .gp-spark-line { fill: none; stroke: var(--gp-grad); stroke-width: 2; stroke-opacity: 0.5; }
 .gp-spark-dot { fill: #fff; stroke: var(--gp-grad); stroke-width: 1.5; }
 .gp-spark-dot.past { fill: var(--gp-grad); }
 .gp-spark-now { fill: none; stroke: var(--gp-grad); stroke-width: 2; }
-.gp-spark-readout { font: 10.5px var(--gp-mono); fill: var(--gp-text); }
-.gp-spark-tick { font: 9.5px var(--gp-mono); fill: var(--gp-muted); }
+.gp-spark-readout { font: 12px var(--gp-mono); fill: var(--gp-text); }
+.gp-spark-tick { font: 12px var(--gp-mono); fill: var(--gp-muted); }
+.gp-chain { margin: 8px 0; padding: 7px 9px; border-radius: 6px; background: #f6f0fd; color: var(--gp-text); font-size: 12.5px; line-height: 1.5; border-left: 3px solid var(--gp-grad); overflow-wrap: anywhere; }
+.gp-chain-numbers { margin-top: 3px; font-family: var(--gp-mono); font-size: 12px; color: var(--gp-grad); }
 .gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
 .gp-insp-edits .gp-input { flex: 1; }
 
@@ -271,6 +296,43 @@ export const CSS = String.raw`
   .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
   .gp-right { flex-direction: column; }
   .gp-build { border-right: none; border-bottom: 1px solid var(--gp-line); }
+}
+/* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
+@media (prefers-color-scheme: dark) {
+  .gp-root {
+    --gp-bg: #15181d; --gp-panel: #1d2127; --gp-line: #343a42; --gp-text: #e6e8eb; --gp-muted: #a3abb6;
+    --gp-focus: #8ab4f8; --gp-accent: #8ab4f8; --gp-leaf: #f29b4b; --gp-param: #4fd1c5; --gp-const: #8a9099;
+    --gp-nonleaf: #8ab4f8; --gp-gradt: #81c995; --gp-grad: #c58af9; --gp-error: #f28b82; --gp-run: #fdd663;
+    --gp-code-bg: #1b1f24; --gp-code-gutter: #20242a;
+    color-scheme: dark;
+  }
+  .gp-btn, .gp-input, .gp-select, .gp-op { background: #262b33; border-color: #48505b; color: var(--gp-text); }
+  .gp-btn:hover:not(:disabled), .gp-op:hover:not(:disabled) { background: #2f353e; border-color: #5f6873; }
+  .gp-btn:active:not(:disabled) { background: #363d47; }
+  .gp-btn.primary { background: #8ab4f8; border-color: #8ab4f8; color: #10131a; }
+  .gp-btn.primary:hover:not(:disabled) { background: #a5c5fa; }
+  .gp-canvas { background-color: #12151a; background-image: radial-gradient(#2a3038 1px, transparent 1px); }
+  .gp-card { fill: #1f242b; stroke: #48505b; }
+  .gp-node.k-fn .gp-card { fill: #1c2633; stroke: #3d5a85; }
+  .gp-node.k-acc .gp-card { fill: #2b2118; stroke: #8a5a2b; }
+  .gp-node.k-const .gp-card { fill: #1b1f24; }
+  .gp-node.k-leaf .gp-title { fill: #f6ad6b; }
+  .gp-node.running .gp-card { fill: #2e2a17; }
+  .gp-node.error .gp-card { fill: #3a1d1b; }
+  .gp-pill { fill: #1f242b; }
+  .gp-edge-path, .gp-arrowhead { stroke: #6b7480; }
+  .gp-arrowhead { fill: #6b7480; stroke: none; }
+  .gp-banner { background: #3a1d1b; border-color: #8c3b35; color: #f6d5d2; }
+  .gp-banner b { color: #ffb4ab; }
+  .gp-banner .gp-help { color: #f6d5d2; }
+  .gp-info { background: #1c2b45; color: #c6dafc; }
+  .gp-stale-note, .gp-edited-note, .gp-chip.ghost { background: #3a3117; color: #fce8b2; border-color: #6b5a1e; }
+  .gp-zoom .gp-btn, .gp-legend, .gp-minimap { background: rgba(29,33,39,0.94); }
+  .gp-target { background: #1c2b45; color: #c6dafc; }
+  .gp-target.unnamed, .gp-chip, .gp-explanation code, .gp-inspector code { background: #262b33; color: var(--gp-text); }
+  .gp-pre { background: #181b20; }
+  .gp-chain { background: #2a2136; }
+  .gp-differs { background: #3a1d1b; color: #ffb4ab; }
 }
 .gp-surface.gp-big .gp-node, .gp-surface.gp-big .gp-card, .gp-surface.gp-big .gp-glow, .gp-surface.gp-big .gp-edge-path { transition: none; }
 @media (prefers-reduced-motion: reduce) {

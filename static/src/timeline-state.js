@@ -166,6 +166,7 @@ function freshState(idx) {
     errorNodes: new Set(),
     error: null,
     lastEdge: null,
+    lastEdgeTo: null, // the node the last gradient was sent to (where the pass goes next)
   };
 }
 
@@ -184,6 +185,7 @@ function cloneState(s) {
     errorNodes: new Set(s.errorNodes),
     error: s.error,
     lastEdge: s.lastEdge,
+    lastEdgeTo: s.lastEdgeTo,
   };
 }
 
@@ -356,6 +358,7 @@ export function advance(idx, state, changes = emptyChanges()) {
       const key = edgeKey(ev.from, ev.input_nr);
       state.edgeGrad.set(key, ev.gradient);
       state.lastEdge = key;
+      state.lastEdgeTo = ev.to ?? null;
       changes.edges.add(key);
       touchNodeAndTensor(idx, changes, ev.to);
       break;

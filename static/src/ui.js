@@ -1,40 +1,55 @@
 // The playground UI: mountPlayground(el, host, options) wires the panes to an engine host (the same in both hosts).
 //
-// Python owns programs, edits and timelines; this module owns view state only: the layout,
-// the selection, the view (tensors or autograd), and the moment shown on the timeline.
+// Python owns programs, edits and timelines. The decisions about what to show (the moment, the
+// selection, what the camera follows) are controller.js's pure functions; the components
+// (top bar, player bar, banner, console, inspector, palette) only render. This module keeps the
+// current values, asks the host, and hands each component what it shows.
 
-import { h, clear, richText, icon } from "./dom.js";
+import { h } from "./dom.js";
 import { injectStyles } from "./styles.js";
-import {
-  buildIndex,
-  stateAt,
-  advance,
-  emptyChanges,
-  initialMoment,
-  momentOfStep,
-  stepOfMoment,
-  momentOfLines,
-  consoleAt,
-  errorText,
-} from "./timeline-state.js";
-import { buildGraph, defaultTarget, numel } from "./graph-model.js";
-import { layoutPositions } from "./layout.js";
+import { buildIndex, stateAt, advance, emptyChanges, stepOfMoment } from "./timeline-state.js";
+import { buildGraph, iterationsOf, roleOf } from "./graph-model.js";
+import { layoutPositions, chooseDirection } from "./layout.js";
 import { createGraphView } from "./graph-view.js";
 import { createCodePane } from "./code-pane.js";
 import { createInspector } from "./inspector.js";
 import { createLossPanel } from "./loss-panel.js";
 import { createBuildPanel } from "./build-panel.js";
 import { createActions } from "./actions.js";
-import { createPlayer, SPEEDS, timeScaleFor } from "./player.js";
+import { createPlayer, timeScaleFor } from "./player.js";
 import { parseHash, formatHash, shareLink } from "./link.js";
 import { programOfToken } from "./share-token.js";
 import { shortValue } from "./format.js";
+import { createTopBar } from "./top-bar.js";
+import { createPlayerBar } from "./player-bar.js";
+import { createBanner } from "./banner.js";
+import { createConsolePane } from "./console-pane.js";
+import { createExplanation } from "./explanation.js";
+import { errorHelp } from "./error-help.js";
+import {
+  isFresh,
+  keepsLastGraph,
+  momentForReply,
+  toggleSelection,
+  existingIds,
+  selectionAfterReply,
+  selectedTensors,
+  selectionInView,
+  selectedNames,
+  actionTarget,
+  stepLinesAt,
+  momentText,
+  cameraTarget,
+  accumulationCallout,
+  iterationAt,
+  momentOfIteration,
+  errorTitle,
+  requestErrorTitle,
+  consoleView,
+} from "./controller.js";
 
 const RUN_DEBOUNCE_MS = 250;
 const EMPTY_PROGRAM = "import torch\n";
-// An edit is played from its new line to the end when that is short; a long tail (a training
-// loop after the edit) would take minutes at 1x, so the view jumps to the end instead.
-const AUTOPLAY_MAX_EVENTS = 240;
 
 /** Resolves after the browser's next frame is drawn, or after `ms` if none comes (a hidden tab). */
 function afterNextPaint(ms = 250) {
@@ -49,6 +64,32 @@ function afterNextPaint(ms = 250) {
   });
 }
 
+/** The legend's entries for a view: [css colour, text]. */
+function legendItems(view) {
+  return view === "tensors"
+    ? [
+        ["var(--gp-leaf)", "leaf (requires grad)"],
+        ["var(--gp-nonleaf)", "non-leaf"],
+        ["var(--gp-const)", "constant"],
+        ["var(--gp-grad)", "gradient"],
+      ]
+    : [
+        ["var(--gp-nonleaf)", "grad_fn node"],
+        ["var(--gp-leaf)", "AccumulateGrad"],
+        ["var(--gp-grad)", "gradient"],
+      ];
+}
+
+/** Space plays and pauses, arrows step: anywhere on the page except where keys mean typing. */
+function isTyping(ev, root) {
+  for (const t of ev.composedPath()) {
+    if (!(t instanceof Element)) continue;
+    if (t.isContentEditable || t.matches("input, textarea, select")) return true;
+    if (t === root) break;
+  }
+  return false;
+}
+
 /**
  * Mounts the playground in `el`. `host.request(msg)` returns a Promise of the reply
  * (static/src/host.js). Options: hostKind ("server" | "browser"), bokehApiUrl, bokehUrl,
@@ -57,43 +98,54 @@ function afterNextPaint(ms = 250) {
  * location/history (tests).
  */
 export function mountPlayground(el, host, options = {}) {
-  const opts = { hostKind: "server", bokehApiUrl: null, bokehUrl: null, program: null, syncUrl: true, ...options };
+  const opts = {
+    hostKind: "server",
+    bokehApiUrl: null,
+    bokehUrl: null,
+    program: null,
+    syncUrl: true,
+    ...options,
+  };
   const loc = opts.location || window.location;
   const hist = opts.history || window.history;
+  const plotOptions = { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl };
 
-  // -- state ----------------------------------------------------------------------------------
-  let destroyed = false;
-  let hello = null;
-  let program = "";
-  let token = null;
-  let idx = null;
-  let graph = null;
-  let view = "tensors";
+  // -- what is shown --------------------------------------------------------------------------
+  // The reply on screen: its program, share token, indexed timeline and drawn graph.
+  const shown = {
+    program: "",
+    token: null,
+    timelineIndex: null,
+    graph: null,
+    iteration: null, // the loop iteration drawn (null: no loop)
+    example: null,
+    exampleProgram: null,
+  };
+  // The view the person chose, the timeline state at the moment shown, and the selection.
+  const viewState = { view: "tensors", timelineState: null, selection: [], staleError: null };
+  // The layout's direction: "auto" picks the one that shows the graph biggest when a program
+  // family is first laid out; "LR" and "TB" are the person's choice. `direction` is the one in use.
+  const layout = { choice: "auto", direction: null };
   const positions = new Map(); // drawn node id -> centre; ids are unique across both views
+  const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
   let autoFit = true; // until the person pans or zooms, a resize refits
-  let selection = [];
-  let st = null; // timeline state at the moment shown
-  let pending = emptyChanges();
-  let runTimer = null;
+  let pending = emptyChanges(); // what changed since the last frame was drawn
+  let hello = null;
+  let destroyed = false;
   let busy = 0;
-  let bannerDismissed = null;
-  let lastHash = "";
-  let hashTimer = null;
-  let example = null;
-  let exampleProgram = null;
-  let staleError = null; // a program that does not parse while the last graph stays on screen
-  let lastConsoleCount = -1;
-  let lastStepLines = "";
-  let inspectorTimer = null;
-  let consoleScroll = 0; // a frame asked for, to scroll the console to its end
-  let playingNow = false;
+  let playing = false;
   let autoplaying = false; // an edit's new step is being played (the reply is still being shown)
   let timeScale = 1;
   let drawnCount = 0; // replies drawn, for tests that wait for the next one (data-results)
+  const timers = { run: null, hash: null, inspector: null };
+  let lastHash = "";
+  let lastStepLines = "";
+  let shownMoment = -1;
+  let shownCount = -1;
 
   // -- layout ---------------------------------------------------------------------------------
-  clear(el);
+  el.replaceChildren();
   const root = h("div", {
     class: "gp-root",
     "data-testid": "playground",
@@ -105,100 +157,21 @@ export function mountPlayground(el, host, options = {}) {
   injectStyles(root);
   el.append(root);
 
-  const examplesSel = h(
-    "select",
-    { class: "gp-select", "data-testid": "examples", "aria-label": "examples" },
-    h("option", { value: "" }, "Examples…"),
-  );
-  const runBtn = h(
-    "button",
-    { type: "button", class: "gp-btn", "data-testid": "run", title: "Run the program now (Ctrl+Enter)" },
-    "Run",
-  );
-  const newBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn",
-      "data-testid": "new",
-      title: "Start an empty program and build a graph by clicking",
-    },
-    "New",
-  );
-  const viewBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn",
-      "data-testid": "view-toggle",
-      "aria-pressed": "false",
-      "data-view": "tensors",
-      title: "Switch between tensors and autograd nodes",
-    },
-    "View: tensors",
-  );
-  const shareBtn = h("button", { type: "button", class: "gp-btn", "data-testid": "share" }, "Share");
-  const shareField = h("input", {
-    type: "text",
-    readonly: true,
-    class: "gp-input mono gp-share-link",
-    "data-testid": "share-link",
-    "aria-label": "share link",
-    hidden: true,
+  const topBar = createTopBar(opts, {
+    example: (id) => openExample(id),
+    new: () => startEmpty(),
+    run: () => runNow(),
+    toggleView: () => setView(viewState.view === "tensors" ? "autograd" : "tensors"),
+    share: () => share(),
   });
-  // The same link opens in the other host (docs/host-protocol.md, "The link"): the server app
-  // offers the in-browser site it serves beside itself, kept pointing at what is on screen.
-  const otherHost = opts.otherHostUrl
-    ? h(
-        "a",
-        {
-          class: "gp-btn",
-          "data-testid": "other-host",
-          href: opts.otherHostUrl,
-          target: "_blank",
-          rel: "noopener",
-          title: "Open this program in the in-browser version (Python runs in your browser, no server)",
-        },
-        opts.otherHostLabel || "Open in the browser version",
-      )
-    : null;
-  const status = h(
-    "span",
-    { class: "gp-badge", "data-testid": "host-status" },
-    opts.hostKind === "browser" ? "Python in your browser" : "Python on the server",
-  );
-  const top = h(
-    "header",
-    { class: "gp-top" },
-    h(
-      "div",
-      { class: "gp-brand" },
-      h("b", null, "grad", h("span", null, "play")),
-      h("small", null, "watch autograd fill every .grad"),
-    ),
-    examplesSel,
-    newBtn,
-    runBtn,
-    viewBtn,
-    h("span", { class: "gp-spacer" }),
-    shareField,
-    shareBtn,
-    otherHost,
-    status,
-  );
 
-  const explanation = h("section", { class: "gp-explanation", "data-testid": "explanation", hidden: true });
+  const explanation = createExplanation();
+  const consolePane = createConsolePane();
   const codeBox = h("div", { class: "gp-code", "data-testid": "code" });
-  const consoleEl = h("pre", {
-    class: "gp-console",
-    "data-testid": "console",
-    "aria-live": "polite",
-    "aria-label": "console",
-  });
   const left = h(
     "div",
     { class: "gp-left" },
-    explanation,
+    explanation.el,
     h(
       "div",
       { class: "gp-pane-head" },
@@ -212,49 +185,62 @@ export function mountPlayground(el, host, options = {}) {
     ),
     codeBox,
     h("div", { class: "gp-pane-head" }, "Console"),
-    consoleEl,
+    consolePane.el,
   );
 
   const actionsEl = h("div", { class: "gp-actions", "data-testid": "actions" });
   const canvas = h("div", { class: "gp-canvas" });
-  const banner = h("div", { class: "gp-banner", "data-testid": "error", role: "alert", hidden: true });
+  const banner = createBanner({
+    edit: (intent) => edit(intent),
+    show: () => playerCtl.seek(count()),
+    example: (id) => openExample(id),
+  });
+  // over a graph kept from before while the program on screen does not run
+  const staleNote = h(
+    "div",
+    { class: "gp-stale-note", "data-testid": "stale-note", hidden: true },
+    "Graph from the last successful run",
+  );
   const info = h("div", { class: "gp-info", "data-testid": "info", hidden: true });
   const emptyGraph = h(
     "div",
     { class: "gp-empty-graph", hidden: true },
     "No tensors yet: add a leaf, or type a program.",
   );
+  const zoomButton = (label, text, factor) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn icon",
+        "aria-label": label,
+        title: label[0].toUpperCase() + label.slice(1),
+        onclick: () => {
+          autoFit = false;
+          graphView.zoomBy(factor);
+        },
+      },
+      text,
+    );
+  // switches the layout between left to right and top to bottom (laid out anew, fitted)
+  const directionBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn icon",
+      "data-testid": "layout-direction",
+      "aria-label": "switch the layout's direction",
+      title: "Lay the graph out left to right (→) or top to bottom (↓)",
+      onclick: () => setDirection(layout.direction === "TB" ? "LR" : "TB"),
+    },
+    "→",
+  );
   const zoom = h(
     "div",
     { class: "gp-zoom" },
-    h(
-      "button",
-      {
-        type: "button",
-        class: "gp-btn icon",
-        "aria-label": "zoom in",
-        title: "Zoom in",
-        onclick: () => {
-          autoFit = false;
-          graphView.zoomBy(1.25);
-        },
-      },
-      "+",
-    ),
-    h(
-      "button",
-      {
-        type: "button",
-        class: "gp-btn icon",
-        "aria-label": "zoom out",
-        title: "Zoom out",
-        onclick: () => {
-          autoFit = false;
-          graphView.zoomBy(0.8);
-        },
-      },
-      "−",
-    ),
+    directionBtn,
+    zoomButton("zoom in", "+", 1.25),
+    zoomButton("zoom out", "−", 0.8),
     h(
       "button",
       {
@@ -271,327 +257,175 @@ export function mountPlayground(el, host, options = {}) {
     ),
   );
   const legend = h("div", { class: "gp-legend", "data-testid": "legend" });
-  canvas.append(banner, info, emptyGraph, zoom, legend);
+  // bottom left: the note on a kept graph above the legend, clear of the zoom buttons on the right
+  canvas.append(banner.el, info, emptyGraph, zoom, h("div", { class: "gp-corner" }, staleNote, legend));
 
-  const playLabel = h("span", null, "Play");
-  const playIcon = h("span", { class: "gp-icon-box" }, icon("play"));
-  const playBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn primary play",
-      "data-testid": "play",
-      "data-playing": "false",
-      "aria-label": "play",
-      title: "Play / pause (space)",
+  const playerBar = createPlayerBar({
+    toggle: () => playerCtl.toggle(),
+    stepBack: () => playerCtl.stepBack(),
+    stepForward: () => playerCtl.stepForward(),
+    seek: (moment) => playerCtl.seek(moment),
+    end: () => playerCtl.seek(count()),
+    speed: (x) => playerCtl.setSpeed(x),
+    iteration: (it) => {
+      const moment = shown.timelineIndex ? momentOfIteration(shown.timelineIndex, it) : null;
+      if (moment != null) playerCtl.seek(moment);
     },
-    playIcon,
-    playLabel,
-  );
-  const backBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn icon",
-      "data-testid": "step-back",
-      "aria-label": "step back",
-      title: "Step back (←)",
-    },
-    icon("back"),
-  );
-  const fwdBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn icon",
-      "data-testid": "step-forward",
-      "aria-label": "step forward",
-      title: "Step forward (→)",
-    },
-    icon("forward"),
-  );
-  const startBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn icon",
-      "data-testid": "to-start",
-      "aria-label": "go to the start",
-      title: "Start (Home)",
-    },
-    icon("start"),
-  );
-  const endBtn = h(
-    "button",
-    {
-      type: "button",
-      class: "gp-btn icon",
-      "data-testid": "to-end",
-      "aria-label": "go to the end",
-      title: "End (End)",
-    },
-    icon("end"),
-  );
-  const scrub = h("input", {
-    type: "range",
-    class: "gp-scrub",
-    "data-testid": "scrub",
-    min: 0,
-    max: 0,
-    step: 1,
-    value: 0,
-    "aria-label": "moment on the timeline",
   });
-  const speedSel = h(
-    "select",
-    { class: "gp-select", "data-testid": "speed", "aria-label": "playback speed" },
-    SPEEDS.map((x) => h("option", { value: x, selected: x === 1 }, `${x}×`)),
-  );
-  const moment = h("span", { class: "gp-moment", "data-testid": "moment" });
-  const player = h(
-    "div",
-    { class: "gp-player", "data-testid": "player" },
-    startBtn,
-    backBtn,
-    playBtn,
-    fwdBtn,
-    endBtn,
-    scrub,
-    speedSel,
-    moment,
-  );
 
-  const center = h("div", { class: "gp-center" }, actionsEl, canvas, player);
+  const center = h("div", { class: "gp-center" }, actionsEl, canvas, playerBar.el);
   const buildEl = h("div", { class: "gp-build", "data-testid": "build" });
   const inspectorEl = h("div", { class: "gp-inspect" });
   const right = h("aside", { class: "gp-right" }, buildEl, inspectorEl);
-  const app = h("div", { class: "gp-app" }, top, h("div", { class: "gp-main" }, left, center, right));
-  root.append(app);
+  root.append(h("div", { class: "gp-app" }, topBar.el, h("div", { class: "gp-main" }, left, center, right)));
 
   // -- components -----------------------------------------------------------------------------
   const graphView = createGraphView(canvas, {
-    onSelect: (id, { additive }) => select(id, additive),
+    onSelect: (id, { additive }) => setSelection(toggleSelection(viewState.selection, id, additive)),
     onBackground: () => setSelection([]),
     onNodeMoved: () => {
       autoFit = false;
     },
     onResize: () => {
-      if (autoFit && graph) graphView.fit();
+      if (autoFit && shown.graph) graphView.fit();
     },
   });
   const code = createCodePane(codeBox, { onChange: scheduleRun, onRunShortcut: runNow });
-  const inspector = createInspector(inspectorEl, {
-    onEdit: edit,
-    plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl },
-  });
+  const inspector = createInspector(inspectorEl, { onEdit: edit, plotOptions });
   // a training loop's loss, under the console (what it printed) in the program's column
-  const lossPanel = createLossPanel(left, { plotOptions: { bokehApiUrl: opts.bokehApiUrl, bokehUrl: opts.bokehUrl } });
+  const lossPanel = createLossPanel(left, { plotOptions });
   const buildPanel = createBuildPanel(buildEl, { onEdit: edit });
   const actions = createActions(actionsEl, { onEdit: edit });
 
-  const clock = {
-    now: () => performance.now(),
-    request: (fn) => requestAnimationFrame(fn),
-    cancel: (hnd) => cancelAnimationFrame(hnd),
-  };
+  const count = () => shown.timelineIndex?.count ?? 0;
+
   const playerCtl = createPlayer({
-    getCount: () => idx?.count ?? 0,
-    getEvent: (i) => idx?.events[i],
+    getCount: count,
+    getEvent: (i) => shown.timelineIndex?.events[i],
     onAdvance: () => {
-      if (!idx) return;
-      advance(idx, st, pending);
+      if (shown.timelineIndex) advance(shown.timelineIndex, viewState.timelineState, pending);
     },
-    onSeek: (p) => {
-      if (!idx) return;
-      st = stateAt(idx, p);
+    onSeek: (moment) => {
+      if (!shown.timelineIndex) return;
+      viewState.timelineState = stateAt(shown.timelineIndex, moment);
       pending = emptyChanges();
       pending.all = true;
     },
-    onFrame: (p, frac) => drawFrame(frac),
+    onFrame: (moment, frac) => drawFrame(frac),
     getTimeScale: () => timeScale,
     onPlayState: (on) => {
-      playingNow = on;
+      playing = on;
       if (!on && autoplaying) {
         autoplaying = false;
         showBusy();
       }
-      playLabel.textContent = on ? "Pause" : "Play";
-      playIcon.replaceChildren(icon(on ? "pause" : "play"));
-      playBtn.setAttribute("aria-label", on ? "pause" : "play");
-      playBtn.dataset.playing = on ? "true" : "false";
+      playerBar.setPlaying(on);
+      if (!on) graphView.settleCamera();
       if (!on) scheduleHash();
     },
-    clock,
+    clock: {
+      now: () => performance.now(),
+      request: (fn) => requestAnimationFrame(fn),
+      cancel: (handle) => cancelAnimationFrame(handle),
+    },
   });
 
   // -- drawing a moment -----------------------------------------------------------------------
 
   function drawFrame(frac) {
-    if (!idx || !st) return;
-    const ch = pending;
+    const timelineIndex = shown.timelineIndex;
+    const state = viewState.timelineState;
+    if (!timelineIndex || !state) return;
+    let changes = pending;
     pending = emptyChanges();
-    graphView.render(idx, st, ch.all ? null : ch, { animate: !ch.all });
-    // while playing, the camera follows the node that runs when it leaves the screen
-    if (playingNow && st.running.size) {
-      const n = [...st.running][st.running.size - 1];
-      const id = view === "tensors" ? idx.tensorOfNode.get(n) : n;
-      if (id) graphView.follow(id);
+    // a loop's next iteration: its own graph (the same statements keep their places)
+    const iteration = iterationAt(timelineIndex, state.pos);
+    if (iteration !== shown.iteration) {
+      shown.iteration = iteration;
+      rebuildGraph();
+      viewState.selection = existingIds(shown.graph, viewState.selection);
+      graphView.setSelection(viewState.selection);
+      changes = { all: true };
     }
+    graphView.render(timelineIndex, state, changes.all ? null : changes, { animate: !changes.all });
+    // the node the backward pass is at; while playing, the camera keeps it and its neighbours
+    const active = cameraTarget(timelineIndex, state, viewState.view);
+    graphView.setActive(active);
+    const callout = accumulationCallout(timelineIndex, state, viewState.view);
+    graphView.setCallout(callout?.id, callout?.text);
+    if (playing && active) graphView.follow(active);
     // the gradient in flight: the last event was a gradient sent along an edge
-    const last = st.pos > 0 ? idx.events[st.pos - 1] : null;
+    const last = state.pos > 0 ? timelineIndex.events[state.pos - 1] : null;
     if (last && last.event === "edge" && frac < 1) {
-      graphView.setFlight(st.lastEdge, frac, last.gradient == null ? "None" : shortValue(last.gradient, 16));
+      graphView.setFlight(state.lastEdge, frac, last.gradient == null ? "None" : shortValue(last.gradient, 16));
     } else {
       graphView.setFlight(null, 1);
     }
-    updateMomentUI();
+    drawMoment();
   }
 
-  let shownPos = -1;
-  let shownCount = -1;
-
-  function updateMomentUI() {
-    const p = st.pos;
-    // called every animation frame: the DOM is touched only when the moment changed
-    if (p === shownPos && idx.count === shownCount) return;
-    shownPos = p;
-    shownCount = idx.count;
-    scrub.max = String(idx.count);
-    if (Number(scrub.value) !== p) scrub.value = String(p);
-    scrub.setAttribute("aria-valuetext", `event ${p} of ${idx.count}`);
-    const s = stepOfMoment(idx, p);
-    const step = idx.steps[s];
-    clear(moment);
-    if (step) {
-      moment.append(
-        `event ${p}/${idx.count} · line ${step.line} `,
-        h("code", null, (step.text || "").split("\n")[0].slice(0, 60)),
-      );
-    } else {
-      moment.append(`event ${p}/${idx.count}`);
-    }
-    moment.dataset.pos = String(p);
-    moment.dataset.step = String(s);
+  /** The panes that follow the moment; called every animation frame, so only on a change. */
+  function drawMoment() {
+    const timelineIndex = shown.timelineIndex;
+    const moment = viewState.timelineState.pos;
+    if (moment === shownMoment && timelineIndex.count === shownCount) return;
+    shownMoment = moment;
+    shownCount = timelineIndex.count;
+    playerBar.showMoment(moment, timelineIndex.count, momentText(timelineIndex, moment));
     // the statement being run, in the program pane
-    const lines = stepLinesAt(p);
+    const lines = stepLinesAt(timelineIndex, moment);
     const key = lines.join(",");
     if (key !== lastStepLines) {
       lastStepLines = key;
       code.setStepLines(lines);
     }
-    drawConsole();
-    lossPanel.setMoment(p);
-    backBtn.disabled = p <= 0;
-    startBtn.disabled = p <= 0;
-    fwdBtn.disabled = p >= idx.count;
-    endBtn.disabled = p >= idx.count;
+    consolePane.show(consoleView(timelineIndex, moment, viewState.staleError));
+    lossPanel.setMoment(moment);
     // the inspector follows the moment; while playing, a few times a second is enough
-    if (playingNow) {
-      if (!inspectorTimer)
-        inspectorTimer = setTimeout(() => {
-          inspectorTimer = null;
+    if (playing) {
+      if (!timers.inspector) {
+        timers.inspector = setTimeout(() => {
+          timers.inspector = null;
           drawInspector();
         }, 150);
+      }
     } else {
-      clearTimeout(inspectorTimer);
-      inspectorTimer = null;
+      clearTimeout(timers.inspector);
+      timers.inspector = null;
       drawInspector();
       scheduleHash();
     }
   }
 
-  /** The program's lines of the statement run at moment p (none before the first event). */
-  function stepLinesAt(p) {
-    const step = idx.steps[stepOfMoment(idx, p)];
-    const lines = [];
-    if (step && p > 0) for (let l = step.line; l <= (step.end_line ?? step.line); l++) lines.push(l);
-    return lines;
-  }
-
-  function drawConsole() {
-    const items = consoleAt(idx, st.pos);
-    const err = idx.timeline.error;
-    // errors found before the run (syntax, not allowed) have no step: they show at once
-    const early = (err && !idx.consoleItems.some((c) => c.kind === "error")) || staleError ? 1 : 0;
-    const n = items.length + early * 1000;
-    if (n === lastConsoleCount) return;
-    lastConsoleCount = n;
-    clear(consoleEl);
-    // class names of their own: Panel's page styles reach into the shadow root (".error")
-    for (const it of items) consoleEl.append(h("span", { class: `gp-c-${it.kind}`, "data-kind": it.kind }, it.text));
-    if (early)
-      consoleEl.append(h("span", { class: "gp-c-error", "data-kind": "error" }, errorText(staleError || err) + "\n"));
-    if (!consoleEl.childNodes.length)
-      consoleEl.append(
-        h(
-          "span",
-          { class: "gp-c-empty" },
-          idx.consoleItems.length ? "(nothing printed yet at this moment)" : "(nothing printed)",
-        ),
-      );
-    // scrolled to the end in the next frame: scrolling now would make the browser lay out the
-    // page (a new graph's every card) in the middle of drawing it
-    if (!consoleScroll) {
-      consoleScroll = requestAnimationFrame(() => {
-        consoleScroll = 0;
-        if (!destroyed) consoleEl.scrollTop = consoleEl.scrollHeight;
-      });
-    }
-  }
-
   function drawInspector() {
-    if (!idx || !st) return;
-    const id = selection[selection.length - 1];
-    const gnode = id ? graph.nodes.find((n) => n.id === id) : null;
-    inspector.show(gnode ? { idx, state: st, gnode, view } : null);
-  }
-
-  // -- selection and targets ------------------------------------------------------------------
-
-  function select(id, additive) {
-    if (additive) {
-      const i = selection.indexOf(id);
-      setSelection(i >= 0 ? selection.filter((x) => x !== id) : [...selection, id]);
-    } else {
-      setSelection([id]);
-    }
+    if (!shown.timelineIndex || !viewState.timelineState) return;
+    const id = viewState.selection[viewState.selection.length - 1];
+    const gnode = id ? shown.graph.nodes.find((n) => n.id === id) : null;
+    inspector.show(
+      gnode
+        ? {
+            idx: shown.timelineIndex,
+            state: viewState.timelineState,
+            gnode,
+            view: viewState.view,
+            chainRules: hello?.chain_rules,
+          }
+        : null,
+    );
   }
 
   function setSelection(ids) {
-    selection = ids.filter((id) => graph?.nodes.some((n) => n.id === id));
-    graphView.setSelection(selection);
+    viewState.selection = existingIds(shown.graph, ids);
+    graphView.setSelection(viewState.selection);
     updateTargets();
     drawInspector();
   }
 
-  function tensorEntryOf(id) {
-    const n = graph?.nodes.find((g) => g.id === id);
-    return n?.tensor ? idx.tensors.get(n.tensor) : null;
-  }
-
+  /** The palette's inputs and the action bar's target follow the selection. */
   function updateTargets() {
-    if (!idx) return;
-    const names = selection.map((id) => tensorEntryOf(id)?.name).filter(Boolean);
-    buildPanel.update({ inputs: names });
-    let tid = selection.length ? graph.nodes.find((n) => n.id === selection[selection.length - 1])?.tensor : null;
-    const isDefault = !selection.length;
-    if (isDefault) tid = defaultTarget(idx);
-    const t = tid ? idx.tensors.get(tid) : null;
-    if (!t) {
-      actions.update(null);
-      return;
-    }
-    const stmt = (idx.timeline.statements || []).find((s) => s.line <= t.line && t.line <= (s.end_line ?? s.line));
-    actions.update({
-      name: t.name,
-      label: t.name || "(unnamed)",
-      isDefault,
-      scalar: numel(t.shape) === 1,
-      numel: numel(t.shape),
-      shape: t.shape,
-      line: stmt?.line ?? t.line,
-      endLine: stmt?.end_line ?? t.line,
-    });
+    if (!shown.timelineIndex) return;
+    buildPanel.update({ inputs: selectedNames(shown.timelineIndex, shown.graph, viewState.selection) });
+    actions.update(actionTarget(shown.timelineIndex, shown.graph, viewState.selection));
   }
 
   // -- the host -------------------------------------------------------------------------------
@@ -605,7 +439,7 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   function showBusy() {
-    status.classList.toggle("busy", busy > 0);
+    topBar.setBusy(busy > 0);
     root.dataset.busy = busy > 0 || autoplaying ? "true" : "false";
   }
 
@@ -623,7 +457,7 @@ export function mountPlayground(el, host, options = {}) {
     try {
       return await host.request(msg);
     } catch (e) {
-      if (!destroyed) showBanner({ title: "The engine host did not answer", message: String(e?.message || e) });
+      if (!destroyed) banner.show({ title: "The engine host did not answer", message: String(e?.message || e) });
       return null;
     } finally {
       setBusy(-1);
@@ -638,20 +472,10 @@ export function mountPlayground(el, host, options = {}) {
       return;
     }
     hello = reply;
-    clear(examplesSel);
-    examplesSel.append(h("option", { value: "" }, "Examples…"));
-    for (const ex of reply.examples || []) {
-      examplesSel.append(
-        h(
-          "option",
-          { value: ex.id, "data-torch-differs": ex.torch_differs ? "true" : "false", title: ex.summary },
-          ex.title + (ex.torch_differs ? "  ≠ tutorial claim" : ""),
-        ),
-      );
-    }
-    if (example) examplesSel.value = example.id;
+    topBar.setExamples(reply.examples || [], shown.example?.id);
     buildPanel.setPalette(reply.palette || []);
     updateTargets();
+    drawInspector(); // the chain-rule texts came with hello
   }
 
   async function openExample(id) {
@@ -660,30 +484,38 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   /** Opens a link's program; resolves with false if the host says it cannot be opened. */
-  async function openToken(tok, step, v) {
-    const reply = await ask({ type: "open", token: tok });
+  async function openToken(token, link) {
+    const reply = await ask({ type: "open", token });
     if (reply?.type === "error") {
       showRequestError(reply);
       markDrawn();
       return false;
     }
-    handleResult(reply, "open", { step, view: v });
+    handleResult(reply, "open", link);
     return true;
   }
 
+  function startEmpty() {
+    clearTimeout(timers.run);
+    setExample(null);
+    topBar.chooseExample(null);
+    code.setProgram(EMPTY_PROGRAM);
+    run(EMPTY_PROGRAM, "new");
+  }
+
   function scheduleRun(text) {
-    clearTimeout(runTimer);
+    clearTimeout(timers.run);
     setPending(true);
-    runTimer = setTimeout(() => run(text), RUN_DEBOUNCE_MS);
+    timers.run = setTimeout(() => run(text), RUN_DEBOUNCE_MS);
   }
 
   function runNow() {
-    clearTimeout(runTimer);
+    clearTimeout(timers.run);
     run(code.getProgram());
   }
 
   async function run(text, mode = "run") {
-    runTimer = null;
+    timers.run = null;
     setPending(false);
     const reply = await ask({ type: "run", program: text });
     handleResult(reply, mode);
@@ -691,8 +523,8 @@ export function mountPlayground(el, host, options = {}) {
 
   async function edit(intent) {
     // the edit applies to what is in the pane now, typed or not
-    clearTimeout(runTimer);
-    runTimer = null;
+    clearTimeout(timers.run);
+    timers.run = null;
     setPending(false);
     const reply = await ask({ type: "edit", program: code.getProgram(), edit: intent });
     if (reply?.type === "error") {
@@ -705,19 +537,24 @@ export function mountPlayground(el, host, options = {}) {
 
   function showRequestError(reply, intent = null) {
     const err = reply.error || {};
-    const titles = {
-      edit: "That edit cannot be made",
-      share: "That link cannot be opened",
-      protocol: "The host did not understand a request",
-      limit: "The program was stopped",
-      internal: "Something went wrong in the engine host",
-    };
-    showBanner({
-      title: titles[err.kind] || "Error",
+    banner.show({
+      title: requestErrorTitle(err.kind),
       message: err.message || "",
-      kind: err.kind,
       dependents: err.dependents,
       intent,
+    });
+  }
+
+  function showProgramError(err) {
+    const help = errorHelp(err);
+    // the example is offered when this gallery has it
+    if (help?.example && !(hello?.examples || []).some((ex) => ex.id === help.example)) help.example = null;
+    banner.show({
+      help,
+      title: errorTitle(err),
+      message: err.message,
+      line: err.line,
+      canShow: Boolean(count()) && !viewState.staleError,
     });
   }
 
@@ -737,100 +574,91 @@ export function mountPlayground(el, host, options = {}) {
       showRequestError(reply);
       return;
     }
-    const fresh = mode === "example" || mode === "open" || mode === "new" || mode === "initial";
-    const tl = reply.timeline;
-    // While typing, a half-written line does not parse; the last graph stays (dimmed) with the
-    // error shown, instead of vanishing at every keystroke.
-    if (mode === "run" && idx && !tl.steps?.length && ["syntax", "not_allowed"].includes(tl.error?.kind)) {
-      program = reply.program;
-      token = reply.token;
+    const fresh = isFresh(mode);
+    const timeline = reply.timeline;
+    if (keepsLastGraph(mode, Boolean(shown.timelineIndex), timeline)) {
+      shown.program = reply.program;
+      shown.token = reply.token;
       canvas.classList.add("stale");
-      staleError = tl.error;
-      lastConsoleCount = -1;
-      drawConsole();
-      code.setError(tl.error);
-      bannerDismissed = null;
-      showProgramError(tl.error);
+      staleNote.hidden = false;
+      viewState.staleError = timeline.error;
+      consolePane.show(consoleView(shown.timelineIndex, viewState.timelineState.pos, viewState.staleError));
+      code.setError(timeline.error);
+      banner.forgetDismissed();
+      showProgramError(timeline.error);
       scheduleHash(true);
       return;
     }
     canvas.classList.remove("stale");
-    staleError = null;
-    program = reply.program;
-    token = reply.token;
+    staleNote.hidden = true;
+    viewState.staleError = null;
+    shown.program = reply.program;
+    shown.token = reply.token;
     if (mode === "example") {
-      exampleProgram = program;
+      shown.exampleProgram = shown.program;
       setExample(reply.example);
     }
-    explanation.classList.toggle("edited", Boolean(example) && program !== exampleProgram);
+    explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
     if (fresh) {
       positions.clear();
+      rolePositions.clear();
       fitted.clear();
       autoFit = true;
+      layout.direction = null;
     }
-    idx = buildIndex(tl);
-    lossPanel.setTimeline(idx);
-    timeScale = timeScaleFor(idx.events);
-    if (extra.view && extra.view !== view) setView(extra.view, { redraw: false });
+    const timelineIndex = buildIndex(timeline);
+    shown.timelineIndex = timelineIndex;
+    lossPanel.setTimeline(timelineIndex);
+    timeScale = timeScaleFor(timelineIndex.events);
+    if (extra.view && extra.view !== viewState.view) setView(extra.view, { redraw: false });
 
-    // the moment to show
-    let p;
-    let play = false;
-    // a link opens at its step (or where it ends); an example just before its first backward
-    if (mode === "new") p = idx.count;
-    else if (mode === "open") p = extra.step != null ? momentOfStep(idx, extra.step) : idx.count;
-    else if (fresh) p = initialMoment(idx);
-    else if (mode === "edit") {
-      const from = momentOfLines(idx, reply.edit?.changed_lines || []);
-      if (from != null && idx.count - from <= AUTOPLAY_MAX_EVENTS && idx.count > from) {
-        p = from;
-        play = true;
-      } else p = idx.count;
-    } else p = idx.count;
+    const { moment, play } = momentForReply(timelineIndex, mode, {
+      event: extra.event,
+      step: extra.step,
+      changedLines: reply.edit?.changed_lines || [],
+    });
+    shown.iteration = iterationAt(timelineIndex, moment);
 
     // The program pane before the graph, in one update: the editor reads the page's layout
     // when it updates, which is cheap before the graph's new cards are in the page and costs a
     // layout of every card after.
     const replaced = mode === "example" || mode === "open" || mode === "edit";
-    const stepLines = stepLinesAt(p);
+    const stepLines = stepLinesAt(timelineIndex, moment);
     lastStepLines = stepLines.join(",");
     code.show({
-      program: replaced ? program : undefined,
+      program: replaced ? shown.program : undefined,
       flashLines: replaced ? reply.edit?.changed_lines || [] : undefined,
-      error: idx.timeline.error || null,
+      error: timeline.error || null,
       stepLines,
     });
 
     // A view seen for the first time is fitted as its cards go in: fitting it later would lay
     // out every card's text a second time, at the new scale.
-    const fit = !fitted.has(view);
-    fitted.add(view);
+    const fit = !fitted.has(viewState.view);
+    fitted.add(viewState.view);
     const added = rebuildGraph({ fit });
 
-    // selection: what was selected and still exists; after an edit, what it made
-    let keep = selection.filter((id) => graph.nodes.some((n) => n.id === id));
-    if (mode === "edit" && reply.edit?.name && ["add_leaf", "add_op", "detach"].includes(extra.intent?.op)) {
-      const made = latestNodeNamed(reply.edit.name);
-      if (made) keep = [made];
-    }
-    if (fresh) keep = [];
-    selection = keep;
-    graphView.setSelection(selection);
+    viewState.selection = selectionAfterReply(timelineIndex, shown.graph, viewState.view, viewState.selection, {
+      fresh,
+      intent: mode === "edit" ? extra.intent : null,
+      madeName: reply.edit?.name,
+    });
+    graphView.setSelection(viewState.selection);
     updateTargets();
 
-    bannerDismissed = null;
-    if (idx.timeline.error) showProgramError(idx.timeline.error);
-    else hideBanner();
+    banner.forgetDismissed();
+    if (timeline.error) showProgramError(timeline.error);
+    else banner.hide();
     info.hidden = true;
     if (reply.edit?.info) {
       info.textContent = reply.edit.info;
-      info.hidden = Boolean(idx.timeline.error);
+      info.hidden = Boolean(timeline.error);
     }
-    lastConsoleCount = -1;
-    shownPos = -1;
+    consolePane.invalidate();
+    shownMoment = -1;
 
-    playerCtl.reset(p);
-    st = stateAt(idx, p);
+    playerCtl.reset(moment);
+    viewState.timelineState = stateAt(timelineIndex, moment);
     pending = emptyChanges();
     pending.all = true;
     drawFrame(1);
@@ -844,187 +672,77 @@ export function mountPlayground(el, host, options = {}) {
     scheduleHash(true);
   }
 
-  function latestNodeNamed(name) {
-    let best = null;
-    for (const n of graph.nodes) {
-      const t = n.tensor ? idx.tensors.get(n.tensor) : null;
-      if (t && (t.name === name || (t.names || []).includes(name))) {
-        if (view === "tensors" || n.kind !== "fn" || t.node === n.id) best = n.id;
-      }
-    }
-    return best;
-  }
-
   /**
    * Rebuilds the drawn graph for the current view (with `fit`, fitted in view); returns the ids
    * of nodes placed anew.
    */
   function rebuildGraph({ fit = false } = {}) {
-    graph = buildGraph(idx, view);
+    const graph = buildGraph(shown.timelineIndex, viewState.view, { iteration: shown.iteration });
+    shown.graph = graph;
+    for (const n of graph.nodes) {
+      if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
+        positions.set(n.id, { ...rolePositions.get(roleOf(n.id)) });
+    }
     const added = graph.nodes.filter((n) => !positions.has(n.id)).map((n) => n.id);
-    const placed = layoutPositions(graph.nodes, graph.edges, positions);
-    for (const [id, p] of placed) positions.set(id, p);
-    graphView.setGraph(graph, positions, { fit });
+    if (!layout.direction || !graph.nodes.some((n) => positions.has(n.id))) {
+      layout.direction =
+        layout.choice === "auto"
+          ? chooseDirection(graph.nodes, graph.edges, canvas.clientWidth || 800, canvas.clientHeight || 500)
+          : layout.choice;
+    }
+    directionBtn.dataset.direction = layout.direction;
+    directionBtn.textContent = layout.direction === "TB" ? "↓" : "→";
+    const placed = layoutPositions(graph.nodes, graph.edges, positions, { direction: layout.direction });
+    for (const [id, centre] of placed) {
+      positions.set(id, centre);
+      rolePositions.set(roleOf(id), centre);
+    }
+    playerBar.setIterations(iterationsOf(shown.timelineIndex), shown.iteration);
+    graphView.setGraph(graph, positions, { fit, direction: layout.direction });
     emptyGraph.hidden = graph.nodes.length > 0;
-    drawLegend();
+    legend.replaceChildren(
+      ...legendItems(viewState.view).map(([color, text]) =>
+        h("span", null, h("i", { style: { background: color } }), text),
+      ),
+    );
     return added;
   }
 
-  function drawLegend() {
-    clear(legend);
-    const item = (color, text) => h("span", null, h("i", { style: { background: color } }), text);
-    if (view === "tensors") {
-      legend.append(
-        item("var(--gp-leaf)", "leaf (requires grad)"),
-        item("var(--gp-nonleaf)", "non-leaf"),
-        item("var(--gp-const)", "constant"),
-        item("var(--gp-grad)", "gradient"),
-      );
-    } else {
-      legend.append(
-        item("var(--gp-nonleaf)", "grad_fn node"),
-        item("var(--gp-leaf)", "AccumulateGrad"),
-        item("var(--gp-grad)", "gradient"),
-      );
-    }
+  function setDirection(direction) {
+    layout.choice = direction;
+    layout.direction = direction;
+    if (!shown.timelineIndex) return;
+    positions.clear();
+    fitted.clear();
+    fitted.add(viewState.view);
+    autoFit = true;
+    rebuildGraph({ fit: true });
+    pending = emptyChanges();
+    pending.all = true;
+    drawFrame(1);
   }
 
   function setExample(ex) {
-    example = ex || null;
-    clear(explanation);
-    if (!ex) {
-      explanation.hidden = true;
-      return;
-    }
-    explanation.hidden = false;
-    explanation.append(
-      h(
-        "h2",
-        { "data-testid": "explanation-title" },
-        ex.title,
-        ex.torch_differs
-          ? h(
-              "span",
-              { class: "gp-differs", title: "a common tutorial claim that PyTorch contradicts" },
-              "tutorial ≠ torch",
-            )
-          : null,
-      ),
-      ex.summary ? h("p", { class: "gp-summary" }, ex.summary) : null,
-      h(
-        "p",
-        { class: "gp-edited-note" },
-        "You have changed this example's program; the text below is about the original.",
-      ),
-      ...richText(ex.explanation),
-    );
-    if (examplesSel.querySelector(`option[value="${CSS.escape(ex.id)}"]`)) examplesSel.value = ex.id;
-  }
-
-  // -- banner ---------------------------------------------------------------------------------
-
-  function showProgramError(err) {
-    const where = err.line ? ` at line ${err.line}` : "";
-    const head =
-      err.type || { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" }[err.kind] || "Error";
-    showBanner({ title: `${head}${where}`, message: err.message, program: true, line: err.line });
-  }
-
-  function showBanner({ title, message, dependents, intent, program: isProgram, line }) {
-    clear(banner);
-    const body = h(
-      "div",
-      { class: "gp-banner-body" },
-      h("b", { "data-testid": "error-title" }, title),
-      h("div", { class: "gp-msg", "data-testid": "error-message" }, message),
-    );
-    if (dependents?.length) {
-      body.append(
-        h("div", null, "Used by:"),
-        h(
-          "ul",
-          null,
-          dependents.map(([n, l, t]) => h("li", null, `line ${l}: ${t}`)),
-        ),
-      );
-      if (intent?.op === "delete") {
-        body.append(
-          h(
-            "div",
-            { class: "gp-row" },
-            h(
-              "button",
-              {
-                type: "button",
-                class: "gp-btn danger",
-                "data-testid": "delete-cascade",
-                onclick: () => edit({ ...intent, cascade: true }),
-              },
-              `Delete ${intent.target} and what uses it`,
-            ),
-          ),
-        );
-      }
-    }
-    const actionsRow = h("div", { class: "gp-row", style: { margin: "0" } });
-    if (isProgram && idx && idx.count && !staleError) {
-      actionsRow.append(
-        h(
-          "button",
-          { type: "button", class: "gp-btn", "data-testid": "error-show", onclick: () => playerCtl.seek(idx.count) },
-          "Show",
-        ),
-      );
-    }
-    actionsRow.append(
-      h(
-        "button",
-        {
-          type: "button",
-          class: "gp-btn icon",
-          "aria-label": "dismiss",
-          title: "Dismiss",
-          onclick: () => {
-            bannerDismissed = message;
-            hideBanner();
-          },
-        },
-        "×",
-      ),
-    );
-    banner.append(body, actionsRow);
-    banner.dataset.line = line ?? "";
-    banner.hidden = bannerDismissed === message;
-  }
-
-  function hideBanner() {
-    banner.hidden = true;
-    clear(banner);
+    shown.example = ex || null;
+    explanation.show(shown.example);
+    if (ex) topBar.chooseExample(ex.id);
   }
 
   // -- view, share, link ----------------------------------------------------------------------
 
-  function setView(v, { redraw = true } = {}) {
-    if (v === view) return;
+  function setView(view, { redraw = true } = {}) {
+    if (view === viewState.view) return;
     // keep the selection across views: a tensor <-> its grad_fn (or its AccumulateGrad)
-    const tensors = selection.map((id) => graph?.nodes.find((n) => n.id === id)?.tensor).filter(Boolean);
-    view = v;
-    viewBtn.textContent = v === "autograd" ? "View: autograd" : "View: tensors";
-    viewBtn.dataset.view = v;
-    viewBtn.setAttribute("aria-pressed", v === "autograd" ? "true" : "false");
-    if (!redraw || !idx) return;
-    shownPos = -1;
+    const tensors = selectedTensors(shown.graph, viewState.selection);
+    viewState.view = view;
+    topBar.setView(view);
+    if (!redraw || !shown.timelineIndex) return;
+    shownMoment = -1;
     const fit = !fitted.has(view) || autoFit;
     fitted.add(view);
     rebuildGraph({ fit });
-    const mapped = [];
-    for (const t of tensors) {
-      const rec = st?.t.get(t);
-      const id = v === "tensors" ? t : rec?.node || idx.accOfTensor.get(t);
-      if (id && graph.nodes.some((n) => n.id === id)) mapped.push(id);
-    }
-    selection = mapped;
-    graphView.setSelection(selection);
+    viewState.selection = selectionInView(shown.timelineIndex, viewState.timelineState, shown.graph, tensors, view);
+    graphView.setSelection(viewState.selection);
     updateTargets();
     pending = emptyChanges();
     pending.all = true;
@@ -1032,18 +750,21 @@ export function mountPlayground(el, host, options = {}) {
     scheduleHash(true);
   }
 
-  function currentStep() {
-    return idx && st ? stepOfMoment(idx, st.pos) : null;
+  /** What a link records of the view: the program, the moment (its step and exact event) and the view. */
+  function linkState(token) {
+    const timelineIndex = shown.timelineIndex;
+    const moment = timelineIndex && viewState.timelineState ? viewState.timelineState.pos : null;
+    const step = moment != null ? stepOfMoment(timelineIndex, moment) : null;
+    return { token, step, event: moment, view: viewState.view };
   }
 
   function scheduleHash(now = false) {
-    clearTimeout(hashTimer);
+    clearTimeout(timers.hash);
     const write = () => {
-      if (destroyed || !token) return;
-      const hash = formatHash({ token, step: currentStep(), view });
-      if (otherHost) otherHost.href = opts.otherHostUrl + hash;
-      if (!opts.syncUrl) return;
-      if (hash === lastHash) return;
+      if (destroyed || !shown.token) return;
+      const hash = formatHash(linkState(shown.token));
+      topBar.setOtherHostHash(hash);
+      if (!opts.syncUrl || hash === lastHash) return;
       lastHash = hash;
       try {
         hist.replaceState(hist.state, "", hash);
@@ -1052,27 +773,24 @@ export function mountPlayground(el, host, options = {}) {
       }
     };
     if (now) write();
-    else hashTimer = setTimeout(write, 250);
+    else timers.hash = setTimeout(write, 250);
   }
 
   async function share() {
     // The program on screen already has its token (every result carries one), so the link is
     // there at once; only text typed since the last run needs a round trip.
-    let tok = code.getProgram() === program ? token : null;
-    if (!tok) {
+    let token = code.getProgram() === shown.program ? shown.token : null;
+    if (!token) {
       const reply = await ask({ type: "share", program: code.getProgram() });
       if (!reply) return;
       if (reply.type !== "share") {
         showRequestError(reply);
         return;
       }
-      tok = reply.token;
+      token = reply.token;
     }
-    token = tok;
-    const link = shareLink(loc.href, { token, step: currentStep(), view });
-    shareField.hidden = false;
-    shareField.value = link;
-    shareField.select?.();
+    shown.token = token;
+    const link = shareLink(loc.href, linkState(token));
     let copied = false;
     try {
       if (navigator.clipboard?.writeText) {
@@ -1082,59 +800,19 @@ export function mountPlayground(el, host, options = {}) {
     } catch {
       copied = false; // no clipboard permission (an http page, a test browser): the field has it
     }
-    shareBtn.textContent = copied ? "Copied ✓" : "Share";
-    shareBtn.dataset.copied = copied ? "true" : "false";
-    setTimeout(() => {
-      if (!destroyed) shareBtn.textContent = "Share";
-    }, 1800);
+    if (destroyed) return;
+    topBar.showShareLink(link, copied);
     scheduleHash(true);
   }
 
   // -- wiring ---------------------------------------------------------------------------------
 
-  examplesSel.addEventListener("change", () => {
-    if (examplesSel.value) openExample(examplesSel.value);
-  });
-  runBtn.addEventListener("click", runNow);
-  newBtn.addEventListener("click", () => {
-    clearTimeout(runTimer);
-    setExample(null);
-    examplesSel.value = "";
-    code.setProgram(EMPTY_PROGRAM);
-    run(EMPTY_PROGRAM, "new");
-  });
-  viewBtn.addEventListener("click", () => setView(view === "tensors" ? "autograd" : "tensors"));
-  shareBtn.addEventListener("click", share);
-  playBtn.addEventListener("click", () => playerCtl.toggle());
-  backBtn.addEventListener("click", () => playerCtl.stepBack());
-  fwdBtn.addEventListener("click", () => playerCtl.stepForward());
-  startBtn.addEventListener("click", () => playerCtl.seek(0));
-  endBtn.addEventListener("click", () => playerCtl.seek(idx?.count ?? 0));
-  scrub.addEventListener("input", () => playerCtl.seek(Number(scrub.value)));
-  speedSel.addEventListener("change", () => playerCtl.setSpeed(Number(speedSel.value)));
-  canvas.addEventListener(
-    "wheel",
-    () => {
-      autoFit = false;
-    },
-    { passive: true },
-  );
-  canvas.addEventListener("pointerdown", () => {
-    autoFit = false;
-  });
+  canvas.addEventListener("wheel", () => (autoFit = false), { passive: true });
+  canvas.addEventListener("pointerdown", () => (autoFit = false));
 
-  // Space plays and pauses, arrows step: anywhere on the page except where keys mean typing.
-  function typing(ev) {
-    for (const t of ev.composedPath()) {
-      if (!(t instanceof Element)) continue;
-      if (t.isContentEditable || t.matches("input, textarea, select")) return true;
-      if (t === root) break;
-    }
-    return false;
-  }
   function onKeyDown(ev) {
-    if (destroyed || !idx || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (typing(ev)) return;
+    if (destroyed || !shown.timelineIndex || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (isTyping(ev, root)) return;
     const onButton = ev
       .composedPath()
       .some((t) => t instanceof Element && (t.matches("button") || t.getAttribute?.("role") === "button"));
@@ -1150,7 +828,7 @@ export function mountPlayground(el, host, options = {}) {
     } else if (ev.key === "Home") {
       playerCtl.seek(0);
     } else if (ev.key === "End") {
-      playerCtl.seek(idx.count);
+      playerCtl.seek(count());
     }
   }
   document.addEventListener("keydown", onKeyDown);
@@ -1164,32 +842,31 @@ export function mountPlayground(el, host, options = {}) {
   // hello's reply fills in the examples menu and the palette.
   let first = null;
   if (link.token) {
-    first = openToken(link.token, link.step, link.view);
+    first = openToken(link.token, link);
     // The link's program is in the program pane while the host opens it (the in-browser host
     // starts Python first): the editor's work is done by then, not in the way of the graph.
     programOfToken(link.token).then((text) => {
-      if (text !== null && !destroyed && !program) code.setProgram(text);
+      if (text !== null && !destroyed && !shown.program) code.setProgram(text);
     });
   } else if (opts.program) {
     code.setProgram(opts.program);
     first = run(opts.program, "initial").then(() => true);
   }
   const helloReady = first ? first.then(afterNextPaint).then(loadHello) : loadHello();
-  Promise.all([first, helloReady]).then(([shown]) => {
+  Promise.all([first, helloReady]).then(([opened]) => {
     // no program to start with, or a link that cannot be opened (a working playground still):
     // the default example, which hello names
-    if (!shown && !destroyed && !program && hello) openExample(hello.default_example);
+    if (!opened && !destroyed && !shown.program && hello) openExample(hello.default_example);
   });
 
   return {
     destroy() {
       destroyed = true;
-      clearTimeout(runTimer);
-      clearTimeout(hashTimer);
-      clearTimeout(inspectorTimer);
-      cancelAnimationFrame(consoleScroll);
+      for (const timer of Object.values(timers)) clearTimeout(timer);
       playerCtl.dispose();
       document.removeEventListener("keydown", onKeyDown);
+      topBar.destroy();
+      consolePane.destroy();
       inspector.destroy();
       lossPanel.destroy();
       code.destroy();
@@ -1199,13 +876,13 @@ export function mountPlayground(el, host, options = {}) {
     // for tests and notebooks: the moment and selection without reaching into the DOM
     get state() {
       return {
-        program,
-        token,
-        view,
-        pos: st?.pos ?? 0,
-        count: idx?.count ?? 0,
-        selection: [...selection],
-        playing: playingNow,
+        program: shown.program,
+        token: shown.token,
+        view: viewState.view,
+        pos: viewState.timelineState?.pos ?? 0,
+        count: count(),
+        selection: [...viewState.selection],
+        playing,
       };
     },
   };

@@ -63,9 +63,12 @@ test("error replies resolve; unknown ids are ignored; dispose rejects what is pe
   await assert.rejects(p);
 });
 
-test("links: #p=<token>&s=<step>&v=autograd round-trips", () => {
-  assert.deepEqual(parseHash("#p=1.AbC-_x&s=4"), { token: "1.AbC-_x", step: 4, view: null });
-  assert.deepEqual(parseHash(""), { token: null, step: null, view: null });
+test("links: #p=<token>&s=<step>&e=<event>&v=autograd round-trips", () => {
+  assert.deepEqual(parseHash("#p=1.AbC-_x&s=4"), { token: "1.AbC-_x", step: 4, event: null, view: null });
+  assert.deepEqual(parseHash(""), { token: null, step: null, event: null, view: null });
+  assert.deepEqual(parseHash("#p=1.x&s=4&e=17"), { token: "1.x", step: 4, event: 17, view: null });
+  assert.equal(formatHash({ token: "1.x", step: 4, event: 17 }), "#p=1.x&s=4&e=17");
+  assert.equal(parseHash("#p=1.x&e=-3").event, null, "not a moment");
   assert.equal(formatHash({ token: "1.x", step: 3, view: "autograd" }), "#p=1.x&s=3&v=autograd");
   assert.equal(
     shareLink("http://127.0.0.1:5006/app#p=old", { token: "1.y", step: 0 }),
@@ -74,6 +77,7 @@ test("links: #p=<token>&s=<step>&v=autograd round-trips", () => {
   assert.deepEqual(parseHash(formatHash({ token: "1.y", step: 7, view: "tensors" })), {
     token: "1.y",
     step: 7,
+    event: null,
     view: null,
   });
 });

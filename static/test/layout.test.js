@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import { buildIndex } from "../src/timeline-state.js";
 import { buildGraph } from "../src/graph-model.js";
-import { layoutPositions, edgeCurve, curveAt, lanesOf, bounds } from "../src/layout.js";
+import { layoutPositions, edgeCurve, curveAt, lanesOf, bounds, chooseDirection } from "../src/layout.js";
 
 const box = (id) => ({ id, w: 180, h: 100 });
 
@@ -16,6 +16,37 @@ test("left to right: inputs before outputs", () => {
   ];
   const p = layoutPositions(nodes, edges);
   assert.ok(p.get("x").x < p.get("y").x && p.get("y").x < p.get("z").x);
+});
+
+test("top to bottom: inputs above outputs, and a new node lands below its input", () => {
+  const nodes = ["x", "y", "z"].map(box);
+  const edges = [
+    { from: "x", to: "y" },
+    { from: "y", to: "z" },
+  ];
+  const p = layoutPositions(nodes, edges, new Map(), { direction: "TB" });
+  assert.ok(p.get("x").y < p.get("y").y && p.get("y").y < p.get("z").y);
+  assert.equal(p.get("x").x, p.get("z").x, "a chain is one column");
+  const more = layoutPositions([...nodes, box("w")], [...edges, { from: "z", to: "w" }], p, { direction: "TB" });
+  for (const id of ["x", "y", "z"]) assert.deepEqual(more.get(id), p.get(id));
+  assert.ok(more.get("w").y > p.get("z").y + 100, "w below z");
+});
+
+test("the direction that shows the graph biggest: a chain goes down a tall canvas, a wide graph across", () => {
+  const chain = ["a", "b", "c", "d", "e", "f"].map(box);
+  const links = chain.slice(1).map((n, i) => ({ from: chain[i].id, to: n.id }));
+  assert.equal(chooseDirection(chain, links, 700, 900), "TB");
+  assert.equal(chooseDirection(chain, links, 1800, 500), "LR");
+  const fan = ["a", "b", "c", "d", "e", "out"].map(box);
+  const into = fan.slice(0, 5).map((n) => ({ from: n.id, to: "out" }));
+  assert.equal(chooseDirection(fan, into, 700, 900), "LR", "five inputs side by side would be wide");
+});
+
+test("a vertical curve leaves the bottom of the upper box and enters the top of the lower one", () => {
+  const c = edgeCurve({ x: 0, y: 0 }, { x: 0, y: 300 }, 180, 100, 180, 100, 0, 1, true);
+  assert.deepEqual(c.p0, { x: 0, y: 50 });
+  assert.deepEqual(c.p1, { x: 0, y: 250 });
+  assert.match(c.d, /^M0,50 C/);
 });
 
 test("existing nodes keep their positions; a new one lands beside its neighbour without overlap", () => {

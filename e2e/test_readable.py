@@ -1,0 +1,210 @@
+"""Readable at every size: node text never under 12 px on screen, the backward pass followed,
+links to the exact moment, errors a learner can act on, no overlapping controls on a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from playground.share import encode
+
+from .conftest import ARTIFACTS
+from .ui import REPLY_MS, moment, node, open_app, results, set_code, wait_idle, wait_result
+
+SIZES = {"desktop": (1400, 900), "laptop": (1024, 700), "phone": (390, 844)}
+MIN_PX = 12
+
+# The smallest on-screen size of any drawn text in the graph: its font size times the zoom it
+# is drawn at. Text that is not drawn (another level of detail, hidden labels) has no box.
+SMALLEST_TEXT_JS = """(graph) => {
+  let min = Infinity, count = 0, smallest = "";
+  for (const t of graph.querySelectorAll("text")) {
+    if (!t.textContent.trim()) continue;
+    const box = t.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    const style = getComputedStyle(t);
+    if (style.visibility === "hidden") continue;
+    const px = parseFloat(style.fontSize) * t.getScreenCTM().a;
+    count += 1;
+    if (px < min) { min = px; smallest = t.textContent; }
+  }
+  return { min, count, smallest };
+}"""
+
+
+def smallest_text(page: Page) -> dict:
+    return page.get_by_test_id("graph").evaluate(SMALLEST_TEXT_JS)
+
+
+def chain_program(links: int = 60) -> str:
+    """About 2 * links tensors in one chain, with a backward pass through all of them."""
+    lines = ["import torch", "x = torch.tensor([0.5, -0.25, 1.0], requires_grad=True)", "h = x"]
+    for i in range(links):
+        lines.append(f"h = (h * {1 + (i % 4) * 0.05}).sin()")
+    lines += ["loss = h.sum()", "loss.backward()"]
+    return "\n".join(lines) + "\n"
+
+
+def examples(page: Page) -> list[str]:
+    return [v for v in page.get_by_test_id("examples").locator("option").evaluate_all(
+        "(os) => os.map((o) => o.value)") if v]
+
+
+def test_every_gallery_example_is_readable_at_three_sizes(shared_page, host, shot):
+    page = shared_page
+    found = {}
+    for size, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        for ex in examples(page):
+            before = results(page)
+            page.get_by_test_id("examples").select_option(ex)
+            wait_result(page, before)
+            text = smallest_text(page)
+            found[f"{size}/{ex}"] = round(text["min"], 1) if text["count"] else None
+            assert text["min"] >= MIN_PX, (size, ex, text)
+        shot(page, f"readable-{size}-last-example")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    (ARTIFACTS / f"{host[0]}-smallest-text.json").write_text(json.dumps(found, indent=1))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_mid_backward_in_a_120_node_program_the_active_node_is_on_screen_and_readable(
+        page, host, shot, size):
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    open_app(page, host[1], "p=" + encode(chain_program()))
+    assert page.locator("[data-testid=node]").count() >= 120
+    page.get_by_test_id("speed").select_option("16")
+    page.get_by_test_id("play").click()
+    page.wait_for_function(
+        "(el) => Number(el.value) > Number(el.max) * 0.75", arg=page.get_by_test_id("scrub").element_handle(),
+        timeout=REPLY_MS)
+    page.get_by_test_id("play").click()  # pause mid-backward
+    active = page.locator("[data-testid=node][data-active=true]")
+    expect(active).to_have_count(1)
+    canvas = page.get_by_test_id("graph").bounding_box()
+    box = active.bounding_box()
+    assert box["x"] >= canvas["x"] - 1 and box["y"] >= canvas["y"] - 1
+    assert box["x"] + box["width"] <= canvas["x"] + canvas["width"] + 1
+    assert box["y"] + box["height"] <= canvas["y"] + canvas["height"] + 1
+    text = smallest_text(page)
+    assert text["count"] > 0, "the active node's text is drawn"
+    assert text["min"] >= MIN_PX, text
+    expect(page.get_by_test_id("minimap")).to_be_visible()
+    shot(page, f"readable-mid-backward-{size}")
+
+
+def test_the_travelled_edge_points_the_way_the_gradient_went(page, host):
+    open_app(page, host[1])
+    page.get_by_test_id("to-end").click()
+    carried = page.locator("[data-testid=edge].carried path").first
+    expect(carried).to_have_attribute("marker-start", "url(#gp-arrow-hot)")
+    assert carried.get_attribute("marker-end") is None
+
+
+def test_a_share_link_reopens_the_exact_event(guarded, host, shot):
+    page = guarded().new_page()
+    open_app(page, host[1])
+    for _ in range(3):
+        page.get_by_test_id("step-forward").click()
+    at, _ = moment(page)
+    page.get_by_test_id("share").click()
+    link = page.get_by_test_id("share-link")
+    page.wait_for_function("(el) => el.value.includes('#p=')", arg=link.element_handle(), timeout=REPLY_MS)
+    url = link.input_value()
+    assert f"&e={at}" in url, url
+    other = guarded().new_page()
+    other.goto(url)
+    wait_idle(other, 90_000)
+    assert moment(other)[0] == at
+    shot(other, "share-exact-event")
+
+
+def test_a_misspelt_name_is_a_NameError_with_a_suggestion(page, host, shot):
+    open_app(page, host[1])
+    set_code(page, "import torch\nweight = torch.ones(2, requires_grad=True)\ny = wieght * 2\n")
+    expect(page.get_by_test_id("error-title")).to_have_text("NameError at line 3")
+    expect(page.get_by_test_id("error-message")).to_contain_text("Did you mean: 'weight'?")
+    shot(page, "name-error")
+
+
+def test_a_common_autograd_error_is_explained_in_plain_words(page, host):
+    open_app(page, host[1])
+    set_code(page, "import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 2\ny.backward()\n")
+    expect(page.get_by_test_id("error-title")).to_have_text("RuntimeError at line 4")
+    expect(page.get_by_test_id("error-help")).to_contain_text("needs a single number")
+
+
+def test_a_failed_run_has_a_fresh_console_and_the_graph_says_where_it_is_from(page, host, shot):
+    open_app(page, host[1])
+    set_code(page, "import torch\nx = torch.ones(2, requires_grad=True)\nprint('from the first program')\n")
+    expect(page.get_by_test_id("console")).to_contain_text("from the first program")
+    set_code(page, "import torch\nx = torch.ones(2, requires_grad=True\n")
+    expect(page.get_by_test_id("console")).not_to_contain_text("from the first program")
+    expect(page.get_by_test_id("console")).to_contain_text("SyntaxError")
+    expect(page.get_by_test_id("stale-note")).to_have_text("Graph from the last successful run")
+    shot(page, "failed-run")
+
+
+def test_on_a_phone_the_canvas_controls_do_not_overlap(page, host, shot):
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, host[1], "p=" + encode(chain_program(20)))
+    names = {
+        "zoom": page.locator(".gp-zoom"),
+        "legend": page.get_by_test_id("legend"),
+        "minimap": page.get_by_test_id("minimap"),
+        "play": page.get_by_test_id("play"),
+        "scrub": page.get_by_test_id("scrub"),
+        "speed": page.get_by_test_id("speed"),
+    }
+    boxes = {k: v.bounding_box() for k, v in names.items() if v.is_visible()}
+    assert {"zoom", "legend", "play", "scrub"} <= set(boxes), boxes
+
+    def overlap(a, b):
+        return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+                and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+    keys = sorted(boxes)
+    clashes = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:] if overlap(boxes[a], boxes[b])]
+    shot(page, "phone-controls")
+    assert not clashes, (clashes, boxes)
+
+
+def test_both_hosts_set_a_viewport_meta_tag(page, host):
+    open_app(page, host[1])
+    content = page.evaluate("() => document.querySelector('meta[name=viewport]')?.content")
+    assert content and "width=device-width" in content
+
+
+def test_the_inspector_explains_the_chain_rule_at_the_selected_node(page, host, shot):
+    open_app(page, host[1])
+    page.get_by_test_id("to-end").click()
+    node(page, "y").click()
+    rule = page.get_by_test_id("chain-rule")
+    expect(rule).to_contain_text("PowBackward0:")
+    expect(rule).to_contain_text("grad in [2.]")
+    expect(rule).to_contain_text("to x: [8.]")
+    node(page, "z").click()
+    expect(rule).to_contain_text("MulBackward0:")
+    # a program typed in opens at its end (after its backward)
+    set_code(page, "import torch\na = torch.tensor([0.0], requires_grad=True)\nb = a.sin()\nb.backward()\n")
+    node(page, "b").click()
+    expect(rule).to_contain_text("SinBackward0:")
+    expect(rule).to_contain_text("cos(self)")
+    shot(page, "chain-rule")
+
+
+def test_a_loop_is_drawn_one_iteration_at_a_time_with_a_selector(page, host, shot):
+    open_app(page, host[1])
+    set_code(page, "import torch\nw = torch.tensor([1.0, -2.0], requires_grad=True)\n"
+                   "for step in range(4):\n    loss = (w ** 2).sum()\n    loss.backward()\n")
+    iteration = page.get_by_test_id("iteration")
+    expect(iteration).to_be_visible()
+    expect(iteration.locator("option")).to_have_count(4)
+    expect(page.locator("[data-testid=node][data-name=loss]")).to_have_count(1)
+    iteration.select_option("1")
+    page.wait_for_function("(el) => el.value === '1'", arg=iteration.element_handle())
+    expect(page.locator("[data-testid=node][data-name=loss]")).to_have_count(1)
+    shot(page, "loop-iteration")
