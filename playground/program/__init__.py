@@ -5,6 +5,7 @@ interpreted over the engine; never eval/exec/compile of user text. One job per m
     validate.py   what may be written (statements, expressions, names, literal sizes)
     policy.py     what a running program may reach (namespaces, classes, attributes)
     interpret.py  runs a Program statement by statement: Interpreter, run()
+    statements.py, expressions.py   how a run executes statements and evaluates expressions
     builtin_functions.py, operators.py   the builtins and operators a program may use
     records.py    ProgramError, Step, WarningRecord, RunResult
 

@@ -233,7 +233,7 @@ class Builtins:
         return iter(self._seq(iterable))
 
     def _next(self, iterator, *default):
-        from .interpret import _ITERATOR_TYPES  # the iterators a program can hold
+        from .statements import _ITERATOR_TYPES  # the iterators a program can hold
         if not isinstance(iterator, _ITERATOR_TYPES):
             raise TypeError(f"'{type(iterator).__name__}' object is not an iterator")
         return next(iterator, *default)
@@ -262,7 +262,7 @@ class Builtins:
         return object()
 
     def _super(self, *args):
-        from .interpret import SuperProxy
+        from .expressions import SuperProxy
         run = self.run
         if args:
             if len(args) != 2:

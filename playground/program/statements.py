@@ -1,0 +1,635 @@
+"""Statements: how a run executes the program's compound and simple statements, defines and calls
+the program's own functions and classes, and binds and assigns its names.
+
+A mixin of the run (interpret.py's _Run): the methods use the run's state (scopes, budget,
+steps) and its expression evaluation (expressions.py) through self.
+"""
+
+from __future__ import annotations
+
+import ast
+import types
+
+from .._engine import engine
+from ..limits import (
+    LimitExceeded,
+    guard_broadcast,
+)
+from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
+from .expressions import _kind_name
+from .functions import (
+    USER_CLASSES,
+    Frame,
+    Scope,
+    UserFunction,
+    bind_arguments,
+    is_user_class,
+)
+from .operators import INPLACE
+from .policy import (
+    EXCEPTIONS,
+    NAMESPACES,
+    PYTHON_MODULES,
+    SETTABLE_ATTRS,
+)
+from .records import ProgramError
+
+nn = engine.nn
+_grad_mode = engine.autograd.grad_mode
+
+
+# == control flow: internal, never visible to the program (BaseException, so `except Exception`
+# in the engine or here never swallows them) ======================================================
+
+class _Stop(BaseException):
+    """A statement failed with an error the program cannot catch (limit, not_allowed)."""
+
+    def __init__(self, error: ProgramError):
+        self.error = error
+
+
+class _Raised(BaseException):
+    """A top-level statement raised a Python exception: a try statement may catch it."""
+
+    def __init__(self, exc: BaseException, error: ProgramError):
+        self.exc = exc
+        self.error = error
+
+
+class _Break(BaseException):
+    pass
+
+
+class _Continue(BaseException):
+    pass
+
+
+class _Return(BaseException):
+    def __init__(self, value):
+        self.value = value
+
+
+_CONTROL = (_Break, _Continue, _Return)
+# errors that end the run whatever try statement surrounds them
+_FATAL = (LimitExceeded, ProgramError, RecursionError, MemoryError)
+
+_GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled,
+                                   getattr(engine, "inference_mode", None)) if c is not None)
+# iterables a program may loop over besides its own containers and the engine's objects
+_ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.GeneratorType,
+                   type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
+                   type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
+                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))))
+_CONTAINERS = (list, tuple, str, dict, set, frozenset)
+# math functions whose cost grows with an argument: the largest argument allowed
+
+class Statements:
+    """The statement half of a run: compound and simple statements, the program's own functions
+    and classes, names and assignment."""
+
+    # -- compound statements -----------------------------------------------------------------
+    def exec_if(self, stmt):
+        test = yield from self.statement(stmt, lambda s: self.truth(self.eval(s.test)), "if")
+        yield from self.block(stmt.body if test else stmt.orelse)
+
+    def exec_while(self, stmt):
+        outer = self.loop
+        n = 0
+        try:
+            while True:
+                self.loop = outer + (n,)
+                test = yield from self.statement(stmt, lambda s: self.truth(self.eval(s.test)),
+                                                 "while")
+                if not test:
+                    break
+                self.count_iteration(n, stmt)
+                try:
+                    yield from self.block(stmt.body)
+                except _Break:
+                    return
+                except _Continue:
+                    pass
+                n += 1
+        finally:
+            self.loop = outer
+        yield from self.block(stmt.orelse)
+
+    def exec_for(self, stmt):
+        items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
+                                          "for")
+        outer = self.loop
+        try:
+            for n, item in enumerate(items):
+                self.count_iteration(n, stmt)
+                self.loop = outer + (n,)
+                self.assign(stmt.target, item, announce=False)
+                try:
+                    yield from self.block(stmt.body)
+                except _Break:
+                    return
+                except _Continue:
+                    pass
+        finally:
+            self.loop = outer
+        yield from self.block(stmt.orelse)
+
+    def count_iteration(self, n: int, stmt) -> None:
+        if n >= self.limits.max_loop_iterations:
+            self.node = stmt
+            raise _Stop(self.src.error(
+                "limit", f"this loop ran {n:,} times (the limit is "
+                f"{self.limits.max_loop_iterations:,})", stmt, limit="max_loop_iterations"))
+
+    def loop_items(self, value, stmt):
+        """What a for loop runs over: a range as it is (checked against the loop limit), every
+        other iterable taken in full inside the header's step (bounded), so anything iterating
+        runs (the engine's ops, the program's functions) does so within a step."""
+        if type(value) is range:
+            if len(value) > self.limits.max_loop_iterations:
+                raise LimitExceeded("max_loop_iterations", f"this loop would run "
+                                    f"{len(value):,} times (the limit is "
+                                    f"{self.limits.max_loop_iterations:,})")
+            return value
+        return self.iterate(value, stmt)
+
+    def exec_with(self, stmt):
+        managers = []
+
+        def enter(_stmt):
+            for item in stmt.items:
+                self.node = item.context_expr
+                cm = self.eval(item.context_expr)
+                if not isinstance(cm, _GRAD_CONTEXTS):
+                    raise self.not_allowed(item.context_expr, "a with statement takes "
+                                           "torch.no_grad(), torch.enable_grad() or "
+                                           "torch.set_grad_enabled(flag)")
+                cm.__enter__()
+                managers.append(cm)
+
+        try:
+            yield from self.statement(stmt, enter, "with")
+            yield from self.block(stmt.body)
+        finally:
+            if self.depth:  # inside a call the program's grad state is the current one
+                for cm in reversed(managers):
+                    cm.__exit__(None, None, None)
+            else:  # leave in reverse order, inside the program's grad state
+                prev = _grad_mode.state.grad_enabled
+                _grad_mode.state.grad_enabled = self.grad_enabled
+                try:
+                    for cm in reversed(managers):
+                        cm.__exit__(None, None, None)
+                finally:
+                    self.grad_enabled = _grad_mode.state.grad_enabled
+                    _grad_mode.state.grad_enabled = prev
+
+    def exec_try(self, stmt):
+        pending = None
+        try:
+            try:
+                yield from self.block(stmt.body)
+            except (GeneratorExit, _Stop, *_CONTROL, *_FATAL):
+                raise
+            except (_Raised, Exception) as raised:
+                exc = raised.exc if isinstance(raised, _Raised) else raised
+                handler = self.find_handler(stmt, exc)
+                if handler is None:
+                    raise
+                yield from self.run_handler(handler, exc)
+            else:
+                yield from self.block(stmt.orelse)
+        except (GeneratorExit, _Stop, *_FATAL):
+            raise  # the run ends: no finally block runs after a limit
+        except BaseException as e:  # an exception or a break/continue/return: finally first
+            pending = e
+        yield from self.block(stmt.finalbody)
+        if pending is not None:
+            raise pending
+
+    def find_handler(self, stmt, exc):
+        for handler in stmt.handlers:
+            if handler.type is None:
+                return handler
+            self.node = handler.type
+            kinds = self.eval(handler.type)
+            kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+            for k in kinds:
+                if not (isinstance(k, type) and issubclass(k, BaseException)):
+                    raise _Stop(self.src.error(
+                        "runtime", "catching classes that do not inherit from BaseException is "
+                        "not allowed", handler.type, exc_type="TypeError"))
+                if isinstance(exc, k):
+                    return handler
+        return None
+
+    def run_handler(self, handler, exc):
+        if handler.name is not None:
+            self.bind(handler.name, exc, announce=False)
+        self.handling.append(exc)
+        try:
+            yield from self.block(handler.body)
+        finally:
+            self.handling.pop()
+            if handler.name is not None:  # Python unbinds the name after the handler
+                self.frame.vars.pop(handler.name, None)
+
+    def exec_simple(self, stmt):
+        yield from self.statement(stmt, _SIMPLE[type(stmt)].__get__(self))
+
+    # -- simple statements ---------------------------------------------------------------------
+    def do_expr(self, stmt) -> None:
+        self.eval(stmt.value)
+
+    def do_assign(self, stmt) -> None:
+        value = self.eval(stmt.value)
+        for target in stmt.targets:
+            self.assign(target, value)
+
+    def do_annassign(self, stmt) -> None:
+        if stmt.value is not None:
+            self.assign(stmt.target, self.eval(stmt.value))
+
+    def do_pass(self, stmt) -> None:
+        pass
+
+    def do_break(self, stmt) -> None:
+        raise _Break()
+
+    def do_continue(self, stmt) -> None:
+        raise _Continue()
+
+    def do_return(self, stmt) -> None:
+        raise _Return(None if stmt.value is None else self.eval(stmt.value))
+
+    def do_global(self, stmt) -> None:
+        pass  # the scope analysis (functions.Scope) already knows
+
+    def do_import(self, stmt) -> None:
+        for alias in stmt.names:
+            if alias.asname:
+                self.bind(alias.asname, self.import_module(alias.name))
+            else:  # `import torch.nn` binds torch, as Python does
+                self.import_module(alias.name)
+                top = alias.name.split(".")[0]
+                self.bind(top, self.import_module(top))
+
+    def do_importfrom(self, stmt) -> None:
+        module = self.import_module(stmt.module)
+        for alias in stmt.names:
+            sub_path = f"{stmt.module}.{alias.name}"
+            if sub_path in NAMESPACES:
+                value = NAMESPACES[sub_path]
+            else:
+                value = self.get_attr(module, alias.name, stmt)
+            self.bind(alias.asname or alias.name, value)
+
+    def import_module(self, path: str):
+        if path == "random":
+            return self.random
+        if path in PYTHON_MODULES:
+            return PYTHON_MODULES[path]
+        return NAMESPACES[path]  # the validator let only these paths through
+
+    def do_delete(self, stmt) -> None:
+        for target in stmt.targets:
+            self.delete(target)
+
+    def delete(self, target) -> None:
+        t = type(target)
+        if t is ast.Name:
+            frame = self.scope_of(target.id)
+            if target.id not in frame.vars:
+                raise NameError(f"name {target.id!r} is not defined")
+            del frame.vars[target.id]
+        elif t in (ast.Tuple, ast.List):
+            for elt in target.elts:
+                self.delete(elt)
+        elif t is ast.Subscript:
+            obj = self.eval(target.value)
+            index = self.eval(target.slice)
+            self.node = target
+            if not isinstance(obj, (list, dict)):
+                raise self.not_allowed(target, f"items of {_kind_name(obj)} cannot be deleted")
+            del obj[index]
+        else:  # attributes: `del x.grad` is torch's way of clearing a gradient
+            obj = self.eval(target.value)
+            self.set_attr(obj, target.attr, None, target, delete=True)
+
+    def do_assert(self, stmt) -> None:
+        if not self.truth(self.eval(stmt.test)):
+            if stmt.msg is None:
+                raise AssertionError()
+            raise AssertionError(self.eval(stmt.msg))
+
+    def do_raise(self, stmt) -> None:
+        if stmt.exc is None:
+            if not self.handling:
+                raise RuntimeError("No active exception to reraise")
+            raise self.handling[-1]
+        exc = self.eval(stmt.exc)
+        if isinstance(exc, type) and self.is_exception_class(exc):
+            exc = exc()
+        if not isinstance(exc, Exception) or not self.is_exception_class(type(exc)):
+            raise TypeError("exceptions must derive from BaseException")
+        if stmt.cause is not None:
+            cause = self.eval(stmt.cause)
+            if cause is not None and not isinstance(cause, Exception):
+                raise TypeError("exception causes must derive from BaseException")
+            raise exc from cause
+        raise exc
+
+    def is_exception_class(self, cls) -> bool:
+        return cls in EXCEPTIONS.values() or (is_user_class(cls) and issubclass(cls, Exception))
+
+    def do_functiondef(self, stmt) -> None:
+        fn = self.make_function(stmt, stmt.name)
+        value = fn
+        for dec_node in reversed(stmt.decorator_list):
+            value = self.decorate(self.eval(dec_node), value, dec_node)
+        self.bind(stmt.name, value)
+
+    def make_function(self, node, name: str) -> UserFunction:
+        args = node.args
+        defaults = [self.eval(d) for d in args.defaults]
+        kw_defaults = {a.arg: self.eval(d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
+                       if d is not None}
+        closure = self.frame if self.frame.kind != "class" else self.frame.parent
+        scope = _SCOPES.get(id(node))
+        if scope is None:
+            scope = _SCOPES[id(node)] = Scope(node)
+        return UserFunction(self, node, name, defaults, kw_defaults, closure, scope)
+
+    def decorate(self, decorator, value, node):
+        self.node = node
+        if isinstance(decorator, BuiltinFunction) and decorator.name in (
+                "staticmethod", "classmethod", "property"):
+            return decorator(value)
+        if isinstance(decorator, _GRAD_CONTEXTS):  # @torch.no_grad(): the mode for each call
+            if not isinstance(value, UserFunction):
+                raise self.not_allowed(node, "a grad-mode decorator goes on a function")
+            value.wrappers = value.wrappers + (decorator.clone,)
+            return value
+        if isinstance(decorator, type) and decorator in _GRAD_CONTEXTS:
+            raise TypeError(f"{decorator.__name__}.__init__() takes 1 positional argument but "
+                            "2 were given")
+        if isinstance(decorator, UserFunction):
+            return decorator(value)
+        raise self.not_allowed(node, f"{_kind_name(decorator)} cannot be used as a decorator")
+
+    def do_classdef(self, stmt) -> None:
+        bases = tuple(self.eval(b) for b in stmt.bases)
+        for b in bases:
+            if not (b is object or b is nn.Module or is_user_class(b)
+                    or b in EXCEPTIONS.values()):
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module, an exception "
+                                       f"type or the program's own classes (not "
+                                       f"{_kind_name(b)})")
+        frame = Frame("class", parent=self.frame)
+        outer = self.frame
+        self.frame = frame
+        self.depth += 1
+        try:
+            self.drain(self.block(stmt.body))
+        finally:
+            self.frame = outer
+            self.depth -= 1
+        ns = dict(frame.vars)
+        ns["__module__"] = "__main__"
+        ns["__qualname__"] = stmt.name
+        cls = type(stmt.name, bases or (object,), ns)
+        USER_CLASSES.add(cls)
+        for attr, v in frame.vars.items():
+            fn = getattr(v, "__func__", None) or getattr(v, "fget", None) or v
+            if isinstance(fn, UserFunction):
+                fn.owner = cls
+                fn.qualname = f"{stmt.name}.{attr}"
+        self.bind(stmt.name, cls)
+
+    # -- calls of the program's own functions --------------------------------------------------
+    def call_function(self, fn: UserFunction, args: tuple, kwargs: dict):
+        if fn.run is not self:
+            raise RuntimeError("this function belongs to a run that has ended")
+        if self.depth >= self.limits.max_call_depth:
+            raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
+                                f"functions (the limit is {self.limits.max_call_depth})")
+        bound = bind_arguments(fn, args, kwargs)
+        scope = fn.scope
+        frame = Frame("function", fn.closure, scope.local_names, fn, scope.global_names,
+                      scope.nonlocal_names)
+        frame.vars.update(bound)
+        frame.args = args
+        outer, outer_node = self.frame, self.node
+        self.frame = frame
+        self.depth += 1
+        managers = [make() for make in fn.wrappers]
+        for cm in managers:
+            cm.__enter__()
+        try:
+            if isinstance(fn.node, ast.Lambda):
+                value = self.eval(fn.node.body)
+            else:
+                try:
+                    self.drain(self.block(fn.node.body))
+                    value = None
+                except _Return as r:
+                    value = r.value
+        finally:
+            for cm in reversed(managers):
+                cm.__exit__(None, None, None)
+            self.frame = outer
+            self.depth -= 1
+        self.node = outer_node  # an error inside keeps the position where it happened
+        return value
+
+    # -- names -----------------------------------------------------------------------------------
+    def scope_of(self, name: str) -> Frame:
+        """The frame a binding of name goes to (Python's global/nonlocal rules)."""
+        f = self.frame
+        if name in f.global_names:
+            return self.module
+        if name in f.nonlocal_names:
+            p = f.parent
+            while p is not None and p.kind == "function":
+                if name in p.vars or name in p.local_names:
+                    return p
+                p = p.parent
+            raise SyntaxError(f"no binding for nonlocal '{name}' found")
+        return f
+
+    def bind(self, name: str, value, announce: bool = True) -> None:
+        frame = self.scope_of(name)
+        frame.vars[name] = value
+        if frame is self.module and announce:
+            if self.step is not None and not self.depth:
+                self.step.assigned.append(name)
+            if self.on_bind is not None:
+                self.on_bind(name, value)
+
+    def lookup(self, node):
+        name = node.id
+        f = self.frame
+        if name in f.global_names:
+            f = self.module
+        while f is not None:
+            if name in f.vars:
+                return f.vars[name]
+            if f.kind == "function" and name in f.local_names:
+                self.node = node
+                raise UnboundLocalError(f"cannot access local variable '{name}' where it is "
+                                        "not associated with a value")
+            f = f.parent
+        if name in BUILTIN_NAMES:
+            return self.builtins.get(name)
+        self.node = node
+        raise NameError(f"name {name!r} is not defined")
+
+    # -- assignment ----------------------------------------------------------------------------
+    def assign(self, target, value, announce: bool = True) -> None:
+        t = type(target)
+        if t is ast.Name:
+            self.bind(target.id, value, announce)
+        elif t in (ast.Tuple, ast.List):
+            starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+            n = len(target.elts)
+            if starred:
+                items = self.iterate(value, target)
+                s = starred[0]
+                after = n - s - 1
+                if len(items) < n - 1:
+                    raise ValueError(f"not enough values to unpack (expected at least {n - 1}, "
+                                     f"got {len(items)})")
+                parts = items[:s] + [items[s:len(items) - after]] + items[len(items) - after:]
+                for sub, item in zip(target.elts, parts):
+                    self.assign(sub.value if isinstance(sub, ast.Starred) else sub, item,
+                                announce)
+                return
+            items = self.unpack(value, n, target)
+            for sub, item in zip(target.elts, items):
+                self.assign(sub, item, announce)
+        elif t is ast.Attribute:
+            obj = self.eval(target.value)
+            self.set_attr(obj, target.attr, value, target)
+        elif t is ast.Subscript:
+            obj = self.eval(target.value)
+            index = self.eval(target.slice)
+            self.set_item(obj, index, value, target)
+        else:
+            raise self.not_allowed(target, "this cannot be assigned to")
+
+    def unpack(self, value, n: int, node) -> list:
+        items = self.iterate(value, node)
+        if len(items) < n:
+            raise ValueError(f"not enough values to unpack (expected {n}, got {len(items)})")
+        if len(items) > n:
+            raise ValueError(f"too many values to unpack (expected {n})")
+        return items
+
+    def iterate(self, value, node) -> list:
+        """list(value) for what a program may iterate, bounded."""
+        cap = self.limits.max_sequence_items
+        if isinstance(value, engine.Tensor):
+            if value.dim() > 0 and value.shape[0] > min(cap, 10_000):
+                raise LimitExceeded("max_sequence_items", f"iterating over a tensor with "
+                                    f"{value.shape[0]:,} rows is too slow here (the limit is "
+                                    f"{min(cap, 10_000):,})")
+        elif isinstance(value, _CONTAINERS) or isinstance(value, _ITERATOR_TYPES):
+            pass
+        elif self.policy.is_engine_object(value):
+            pass  # engine iterables (model.parameters(), nn.Sequential) are bounded by the model
+        else:
+            raise TypeError(f"'{type(value).__name__}' object is not iterable")
+        self.node = node
+        items = []
+        for item in value:
+            items.append(item)
+            if len(items) > cap:
+                raise LimitExceeded("max_sequence_items", f"too many items (the limit is "
+                                    f"{cap:,})")
+            if len(items) % 1024 == 0:
+                self.budget.check_time()
+        return items
+
+    def aug_assign(self, stmt) -> None:
+        op = INPLACE[type(stmt.op)]
+        target = stmt.target
+        if isinstance(target, ast.Name):
+            old = self.lookup(target)
+            rhs = self.eval(stmt.value)
+            self.bind(target.id, self.binop(op, old, rhs, stmt))
+        elif isinstance(target, ast.Attribute):
+            obj = self.eval(target.value)
+            old = self.get_attr(obj, target.attr, target)
+            rhs = self.eval(stmt.value)
+            self.set_attr(obj, target.attr, self.binop(op, old, rhs, stmt), target)
+        else:
+            obj = self.eval(target.value)
+            index = self.eval(target.slice)
+            old = self.get_item(obj, index, target)
+            rhs = self.eval(stmt.value)
+            self.set_item(obj, index, self.binop(op, old, rhs, stmt), target)
+
+    def set_attr(self, obj, name: str, value, node, delete: bool = False) -> None:
+        self.node = node
+        if isinstance(obj, engine.Tensor) and name in SETTABLE_ATTRS:
+            if delete:
+                delattr(obj, name)
+            else:
+                setattr(obj, name, value)
+            return
+        owner = obj if isinstance(obj, type) else type(obj)
+        if is_user_class(owner) and not name.startswith("__"):
+            # a Module keeps its parameters and submodules under underscore names: those stay
+            # the engine's
+            if name.startswith("_") and issubclass(owner, nn.Module):
+                raise self.not_allowed(node, f"attributes starting with '_' of a Module cannot "
+                                       f"be assigned (.{name})")
+            if delete:
+                delattr(obj, name)
+            else:
+                setattr(obj, name, value)
+            return
+        raise self.not_allowed(node, f"only .grad, .requires_grad and .data of a tensor and the "
+                               f"attributes of the program's own objects can be assigned (not "
+                               f".{name} of {_kind_name(obj)})")
+
+    def set_item(self, obj, index, value, node) -> None:
+        self.node = node
+        if isinstance(obj, engine.Tensor):
+            self.check_index(index, node)
+            if isinstance(value, engine.Tensor):
+                guard_broadcast([obj, value], self.limits)
+            obj[index] = value
+        elif type(obj) is list or isinstance(obj, dict):
+            if isinstance(obj, dict) and index not in obj:
+                self.check_size(obj, len(obj) + 1)
+            obj[index] = value
+            if type(index) is slice:
+                self.check_size(obj, len(obj))
+        else:
+            raise self.not_allowed(node, f"only items of tensors, lists and dicts can be "
+                                   f"assigned (not items of {_kind_name(obj)})")
+
+_SCOPES: dict = {}  # id(FunctionDef/Lambda node) -> Scope; the tree lives as long as its run
+
+
+_EXEC = {
+    ast.If: Statements.exec_if, ast.While: Statements.exec_while, ast.For: Statements.exec_for,
+    ast.With: Statements.exec_with, ast.Try: Statements.exec_try,
+}
+_SIMPLE = {
+    ast.Expr: Statements.do_expr, ast.Assign: Statements.do_assign, ast.AnnAssign: Statements.do_annassign,
+    ast.AugAssign: Statements.aug_assign, ast.Pass: Statements.do_pass, ast.Break: Statements.do_break,
+    ast.Continue: Statements.do_continue, ast.Return: Statements.do_return, ast.Global: Statements.do_global,
+    ast.Nonlocal: Statements.do_global, ast.Import: Statements.do_import, ast.ImportFrom: Statements.do_importfrom,
+    ast.Delete: Statements.do_delete, ast.Assert: Statements.do_assert, ast.Raise: Statements.do_raise,
+    ast.FunctionDef: Statements.do_functiondef, ast.ClassDef: Statements.do_classdef,
+}
+for _t in _SIMPLE:
+    _EXEC[_t] = Statements.exec_simple
+_STMT_KIND = {ast.Import: "import", ast.ImportFrom: "import", ast.Assign: "assign",
+              ast.AnnAssign: "assign", ast.AugAssign: "augassign", ast.Expr: "expr",
+              ast.Pass: "pass", ast.Break: "break", ast.Continue: "continue",
+              ast.Return: "return", ast.Global: "pass", ast.Nonlocal: "pass",
+              ast.Delete: "del", ast.Assert: "assert", ast.Raise: "raise",
+              ast.FunctionDef: "def", ast.ClassDef: "class"}
+
