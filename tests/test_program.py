@@ -829,3 +829,148 @@ def test_error_to_dict_has_every_field():
     d = run("x = y\n").error.to_dict()
     assert d == {"kind": "not_allowed", "message": "name 'y' is not defined", "line": 1,
                  "col": 5, "end_line": 1, "end_col": 6, "exc_type": "NameError", "limit": None}
+
+
+# Learning-rate schedules and gradient clipping, reached by every spelling torch offers. Each
+# expected output was printed by torch 2.13 running the same program (and is compared live with
+# torch below when it imports).
+SCHEDULE_PROGRAMS = {
+    "step_lr_training_loop": ("""
+        import torch
+        import torch.nn as nn
+        from torch.optim.lr_scheduler import StepLR
+
+        torch.manual_seed(0)
+        model = nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.05)
+        sched = StepLR(opt, step_size=2, gamma=0.5)
+        x = torch.tensor([[1.0, 2.0], [3.0, -1.0]])
+        y = torch.tensor([[1.0], [0.0]])
+        for epoch in range(5):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            sched.step()
+            print(epoch, sched.last_epoch, sched.get_last_lr(), f"{loss.item():.4f}")
+        print(opt.param_groups[0]["lr"], sched.optimizer is opt, sched.base_lrs)
+        print(sorted(sched.state_dict()))
+        """, """
+        0 1 [0.05] 0.8208
+        1 2 [0.025] 0.1800
+        2 3 [0.025] 0.0519
+        3 4 [0.0125] 0.0337
+        4 5 [0.0125] 0.0227
+        0.0125 True [0.05]
+        ['_get_lr_called_within_step', '_is_initial', '_last_lr', '_step_count', 'base_lrs', 'gamma', 'last_epoch', 'step_size']
+        """),
+    "clip_grad_norm_training_loop": ("""
+        import torch
+        from torch import nn
+        from torch.optim import lr_scheduler
+
+        w = nn.Parameter(torch.tensor([3.0, -4.0]))
+        opt = torch.optim.SGD([w], lr=0.1)
+        sched = lr_scheduler.ExponentialLR(opt, gamma=0.9)
+        for step in range(3):
+            opt.zero_grad()
+            loss = (w * w).sum() * 10
+            loss.backward()
+            total = nn.utils.clip_grad_norm_([w], max_norm=1.0)
+            print(step, f"{total.item():.4f}", w.grad)
+            opt.step()
+            sched.step()
+            print(w.data, sched.get_last_lr())
+        torch.nn.utils.clip_grad_value_([w], 0.5)
+        print(w.grad)
+        v = torch.nn.utils.parameters_to_vector([w])
+        torch.nn.utils.vector_to_parameters(v * 2, [w])
+        print(v, w)
+        """, """
+        0 100.0000 tensor([ 0.6000, -0.8000])
+        tensor([ 2.9400, -3.9200]) [0.09000000000000001]
+        1 98.0000 tensor([ 0.6000, -0.8000])
+        tensor([ 2.8860, -3.8480]) [0.08100000000000002]
+        2 96.2000 tensor([ 0.6000, -0.8000])
+        tensor([ 2.8374, -3.7832]) [0.07290000000000002]
+        tensor([ 0.5000, -0.5000])
+        tensor([ 2.8374, -3.7832], grad_fn=<CatBackward0>) Parameter containing:
+        tensor([ 5.6748, -7.5664], requires_grad=True)
+        """),
+    "lambda_plateau_and_cosine": ("""
+        import torch
+        from torch import nn, optim
+        w = nn.Parameter(torch.tensor([1.0]))
+        opt = optim.SGD([w], lr=1.0)
+        lam = optim.lr_scheduler.LambdaLR(opt, lambda e: 1 / (e + 1))
+        plat = optim.lr_scheduler.ReduceLROnPlateau(opt, factor=0.5, patience=1)
+        cos = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4)
+        for e in range(4):
+            opt.step()
+            lam.step()
+            plat.step(1.0)
+            print(e, lam.get_last_lr(), plat.get_last_lr(), plat.num_bad_epochs,
+                  plat.in_cooldown, plat.best)
+        print(cos.T_max, cos.eta_min, lam.state_dict()["lr_lambdas"])
+        """, """
+        0 [0.5] [0.5] 0 False 1.0
+        1 [0.3333333333333333] [0.3333333333333333] 1 False 1.0
+        2 [0.25] [0.125] 0 False 1.0
+        3 [0.2] [0.2] 1 False 1.0
+        4 0.0 [None]
+        """),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULE_PROGRAMS))
+def test_schedules_and_clipping_print_what_torch_prints(name):
+    src, expected = SCHEDULE_PROGRAMS[name]
+    assert program_output(dedent(src)) == dedent(expected)
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULE_PROGRAMS))
+def test_schedule_expectations_are_torchs_own_output(name):
+    torch = pytest.importorskip("torch")
+    src, expected = SCHEDULE_PROGRAMS[name]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # real torch running the test's own program (test code only, never the playground)
+        exec(compile(dedent(src), "<torch>", "exec"), {"torch": torch})
+    assert out.getvalue() == dedent(expected)
+
+
+_SCHED = dedent("""
+    import torch
+    from torch import nn
+    from torch.optim import lr_scheduler
+    w = nn.Parameter(torch.zeros(1))
+    opt = torch.optim.SGD([w], lr=0.1)
+    s = lr_scheduler.StepLR(opt, 1)
+    """)
+
+
+@pytest.mark.parametrize("src,words", [
+    ("torch.optim.lr_scheduler.__dict__", "'__' are not allowed"),
+    ("lr_scheduler.__dict__", "'__' are not allowed"),
+    ("s.__dict__", "'__' are not allowed"),
+    ("s.step.__self__", "'__' are not allowed"),
+    ("lr_scheduler._check_optimizer", "lr_scheduler._check_optimizer is not available"),
+    ("lr_scheduler.math", "lr_scheduler.math is not available"),
+    ("lr_scheduler.LRScheduler", "lr_scheduler.LRScheduler is not available"),
+    ("import torch.optim.lr_scheduler as L\nL.warnings", "lr_scheduler.warnings is not"),
+    ("from torch.optim.lr_scheduler import Optimizer", "lr_scheduler.Optimizer is not"),
+    ("s._last_lr", "._last_lr of a StepLR object"),
+    ("s._step_count", "._step_count of a StepLR object"),
+    ("s.optimizer._opt_called", "._opt_called of a SGD object"),
+    ("print('{0._last_lr}'.format(s))", "._last_lr of a StepLR object"),
+    ("s.last_epoch = 3", "can be assigned (not .last_epoch"),
+    ("nn.utils._grads", "torch.nn.utils._grads is not available"),
+    ("torch.nn.utils.tensor", "torch.nn.utils.tensor is not available"),
+    ("nn.utils.grad_mode", "torch.nn.utils.grad_mode is not available"),
+])
+def test_schedule_and_utils_internals_stay_refused(src, words):
+    err = run(_SCHED + src + "\n").error
+    assert err is not None and err.kind == "not_allowed", err
+    assert words in err.message
+    assert err.line == _SCHED.count("\n") + 1 + src.count("\n")

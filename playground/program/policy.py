@@ -12,6 +12,7 @@ import types
 from .._engine import engine
 
 nn, optim = engine.nn, engine.optim
+lr_scheduler = optim.lr_scheduler
 HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
 DType = engine.dtypes.dtype
 Size = engine.printing.Size
@@ -22,7 +23,9 @@ NAMESPACES = {
     "torch.nn": nn,
     "torch.nn.functional": nn.functional,
     "torch.nn.init": nn.init,
+    "torch.nn.utils": nn.utils,
     "torch.optim": optim,
+    "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
 }
 
@@ -56,6 +59,16 @@ MODULE_METHODS = frozenset((
     "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
+# what a learner reads on a learning-rate schedule: its methods, its position, the optimizer it
+# drives and each schedule's own settings (read only: torch's way to change a schedule is a new
+# one or load_state_dict). Not lr_lambdas: they are the program's own functions, given back.
+SCHEDULER_ATTRS = frozenset((
+    "step", "get_last_lr", "get_lr", "state_dict", "load_state_dict", "optimizer",
+    "last_epoch", "base_lrs",
+    "step_size", "gamma", "T_max", "eta_min",  # StepLR, ExponentialLR, CosineAnnealingLR
+    "mode", "factor", "patience", "threshold", "threshold_mode", "cooldown", "min_lrs", "eps",
+    "best", "num_bad_epochs", "cooldown_counter", "in_cooldown", "is_better",  # ReduceLROnPlateau
+))
 SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
 # the one underscore name a program may read (never assign), and only on a tensor: the in-place
 # lessons show the version counter that backward checks
@@ -66,6 +79,13 @@ def _public_subclasses(module, base) -> set:
     return {n for n, v in vars(module).items()
             if isinstance(v, type) and issubclass(v, base) and not n.startswith("_")
             and v is not base}
+
+
+def _own_functions(module) -> set:
+    """The public functions a module defines itself (not the ones it imports to use)."""
+    return {n for n, v in vars(module).items()
+            if not n.startswith("_") and isinstance(v, types.FunctionType)
+            and v.__module__ == module.__name__}
 
 
 def _engine_functions(module) -> set:
@@ -135,11 +155,15 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
-        self._add("torch.nn", nn, {"functional", "init", "Parameter", "Module"}
+        self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}
                   | _public_subclasses(nn, nn.Module))
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
         self._add("torch.nn.init", nn.init, _engine_functions(nn.init))
-        self._add("torch.optim", optim, _public_subclasses(optim, optim.Optimizer))
+        self._add("torch.nn.utils", nn.utils, _own_functions(nn.utils))
+        self._add("torch.optim", optim, {"lr_scheduler"}
+                  | _public_subclasses(optim, optim.Optimizer))
+        self._add("torch.optim.lr_scheduler", lr_scheduler,
+                  _public_subclasses(lr_scheduler, lr_scheduler.LRScheduler))
         self._add_python("math", math, MATH_NAMES)
         self._add_python("collections", collections, COLLECTIONS_NAMES)
         # every callable a program can reach through a namespace
@@ -192,6 +216,8 @@ class Policy:
             return name in MODULE_METHODS or name in self.module_members(obj)
         if isinstance(obj, optim.Optimizer):
             return name in OPTIMIZER_ATTRS
+        if isinstance(obj, lr_scheduler.LRScheduler):
+            return name in SCHEDULER_ATTRS
         return False
 
     @staticmethod
@@ -217,4 +243,4 @@ class Policy:
 
     def is_engine_object(self, obj) -> bool:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,
-                                nn.Module, optim.Optimizer))
+                                nn.Module, optim.Optimizer, lr_scheduler.LRScheduler))
