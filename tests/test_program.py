@@ -974,3 +974,25 @@ def test_schedule_and_utils_internals_stay_refused(src, words):
     assert err is not None and err.kind == "not_allowed", err
     assert words in err.message
     assert err.line == _SCHED.count("\n") + 1 + src.count("\n")
+
+
+def test_each_run_resolves_its_own_functions_scopes():
+    # Function scopes were once cached by id() of the syntax node across runs: when a later run's
+    # tree reused a freed node's address, its function got the old scope (a nonlocal became a
+    # local). Alternate two programs whose functions differ only in their scope, many times.
+    plain = "def make():\n    v = 0\n    def f(x):\n        w = x\n        return w\n    return f\n"
+    keeps = ("def make():\n    v = 0\n    def f(x):\n        nonlocal v\n        v = v + x\n"
+             "        return v\n    return f\n")
+    calls = "f = make()\nf(1)\nprint(f(2))\n"
+    for _ in range(300):
+        assert run(plain + calls).output == "2\n"
+        assert run(keeps + calls).output == "3\n"
+
+
+def test_a_name_error_in_an_except_clause_is_the_programs_error():
+    caught = ("try:\n    try:\n        1 / 0\n    except missing:\n        pass\n"
+              "except NameError as e:\n    print('caught', e)\nmissing = 1\n")
+    assert run(caught).output == "caught name 'missing' is not defined\n"
+    uncaught = "try:\n    1 / 0\nexcept missing:\n    pass\nmissing = 1\n"
+    err = run(uncaught).error
+    assert (err.kind, err.exc_type, err.line) == ("runtime", "NameError", 3)

@@ -36,7 +36,14 @@ from .formatting import str_format
 from .functions import Frame
 from .parse import Program, parse
 from .policy import Policy
-from .records import ProgramError, RunResult, Source, Step, WarningRecord
+from .records import (
+    ProgramError,
+    RunResult,
+    Source,
+    Step,
+    WarningRecord,
+    exception_message,
+)
 from .statements import _CONTROL, _EXEC, _STMT_KIND, Statements, _Raised, _Stop
 
 _observer = engine.observer
@@ -109,6 +116,10 @@ class _Run(Statements, Expressions):
         self.builtins = Builtins(self)
         self.random = RandomModule(self.limits)
         self.program: Program | None = None
+        # id(FunctionDef/Lambda node) -> Scope, per run: the tree (and so each id) lives as long
+        # as the run; a table shared by runs would hand a new node an old node's scope once an
+        # id is reused
+        self.scopes: dict = {}
         # optional program-level hooks of the observer (the session's recorder uses them):
         # program_bind(name, value) when a name is bound, program_output(text) on each print,
         # program_parsed(program) once the program is parsed (its numbered statements)
@@ -199,7 +210,7 @@ class _Run(Statements, Expressions):
                                   limit="max_total_elements")
             except Exception as e:  # an engine or Python error: reported as torch reports it
                 exc = e
-                error = src.error("runtime", _message(e), self.node, exc_type=type(e).__name__)
+                error = src.error("runtime", exception_message(e), self.node, exc_type=type(e).__name__)
             finally:
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
@@ -243,10 +254,3 @@ class _Run(Statements, Expressions):
 
     def format_string(self, template: str, args: tuple, kwargs: dict) -> str:
         return str_format(self, template, args, kwargs)
-
-
-
-def _message(e: BaseException) -> str:
-    if isinstance(e, KeyError) and len(e.args) == 1:
-        return repr(e.args[0])
-    return str(e)

@@ -120,7 +120,7 @@ PYTHON_METHODS = {
 GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault"))
 
 # Python modules a program may import: the module object (None: made per run, see
-# RandomModule in interpret.py) and the names it offers
+# RandomModule in expressions.py) and the names it offers
 PYTHON_MODULES = {"math": math, "random": None, "collections": collections}
 
 # the exception types a program may name, raise and catch (Python's names, as torch raises them)

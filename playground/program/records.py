@@ -117,3 +117,10 @@ class Source:
         return ProgramError(kind, message, line, self.col(line, getattr(node, "col_offset", None)),
                             end_line, self.col(end_line, getattr(node, "end_col_offset", None)),
                             **extra)
+
+
+def exception_message(e: BaseException) -> str:
+    """The message Python prints for an exception (a KeyError shows its key's repr)."""
+    if isinstance(e, KeyError) and len(e.args) == 1:
+        return repr(e.args[0])
+    return str(e)

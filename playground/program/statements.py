@@ -32,7 +32,7 @@ from .policy import (
     PYTHON_MODULES,
     SETTABLE_ATTRS,
 )
-from .records import ProgramError
+from .records import ProgramError, exception_message
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
@@ -211,7 +211,15 @@ class Statements:
             if handler.type is None:
                 return handler
             self.node = handler.type
-            kinds = self.eval(handler.type)
+            try:
+                kinds = self.eval(handler.type)
+            except (*_CONTROL, *_FATAL):
+                raise
+            except Exception as e:  # e.g. a NameError in the clause: raised from the try
+                if self.depth:
+                    raise  # inside a call, the caller's statement reports it
+                raise _Raised(e, self.src.error("runtime", exception_message(e), handler.type,
+                                                exc_type=type(e).__name__)) from None
             kinds = kinds if isinstance(kinds, tuple) else (kinds,)
             for k in kinds:
                 if not (isinstance(k, type) and issubclass(k, BaseException)):
@@ -354,9 +362,9 @@ class Statements:
         kw_defaults = {a.arg: self.eval(d) for a, d in zip(args.kwonlyargs, args.kw_defaults)
                        if d is not None}
         closure = self.frame if self.frame.kind != "class" else self.frame.parent
-        scope = _SCOPES.get(id(node))
+        scope = self.scopes.get(id(node))
         if scope is None:
-            scope = _SCOPES[id(node)] = Scope(node)
+            scope = self.scopes[id(node)] = Scope(node)
         return UserFunction(self, node, name, defaults, kw_defaults, closure, scope)
 
     def decorate(self, decorator, value, node):
@@ -609,7 +617,6 @@ class Statements:
             raise self.not_allowed(node, f"only items of tensors, lists and dicts can be "
                                    f"assigned (not items of {_kind_name(obj)})")
 
-_SCOPES: dict = {}  # id(FunctionDef/Lambda node) -> Scope; the tree lives as long as its run
 
 
 _EXEC = {

@@ -140,16 +140,23 @@ test("moments and steps for links: s=<step> reopens at the end of that step", ()
   assert.equal(momentOfLines(idx, [5]), idx.stepStart[4]);
 });
 
-test("a 300-tensor run indexes and scrubs fast", () => {
-  const tl = timeline("chain");
-  let t0 = performance.now();
-  const idx = buildIndex(tl);
-  const build = performance.now() - t0;
-  t0 = performance.now();
-  for (let k = 0; k < 50; k++) stateAt(idx, Math.floor((k / 50) * idx.count));
-  const scrub = (performance.now() - t0) / 50;
-  assert.ok(build < 200, `index ${build} ms`);
-  assert.ok(scrub < 10, `stateAt ${scrub} ms`);
+test("a 300-tensor run: a scrub from a checkpoint equals playing every event from the start", () => {
+  // Scrubbing jumps from the nearest checkpoint; it must land on the state playing reaches (its
+  // speed is an e2e measurement, not asserted here).
+  const idx = buildIndex(timeline("chain"));
+  const plain = (state) =>
+    JSON.stringify(state, (key, value) => (value instanceof Map || value instanceof Set ? [...value] : value));
+  const played = stateAt(idx, 0);
+  const scratch = emptyChanges();
+  let checked = 0;
+  for (let moment = 1; moment <= idx.count; moment++) {
+    advance(idx, played, scratch);
+    if (moment % 7 === 0 || moment === idx.count) {
+      assert.equal(plain(stateAt(idx, moment)), plain(played), `moment ${moment}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 100);
 });
 
 test("advance reports only what an event touched", () => {
