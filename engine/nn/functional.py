@@ -5,11 +5,15 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from .. import creation
 from ..autograd import grad_mode
 from ..autograd.function import apply
+from ..creation import zeros_like
 from ..ops import nn_ops, unary
 from ..ops import reduction as _reductions
+from ..ops.compare import where
 from ..ops.helpers import check_broadcast
+from ..ops.inplace import run_inplace
 from ..ops.linalg import matmul
 from ..tensor import Tensor, warn
 from . import activation_ops as _act
@@ -50,8 +54,6 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or input.numel() == 0:
         return input
-    from .. import creation
-
     if p == 1:
         noise = creation.zeros((), dtype=input.dtype)
     else:
@@ -64,8 +66,6 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
 
 def relu(input, inplace: bool = False):
     if inplace:
-        from ..ops.inplace import run_inplace
-
         return run_inplace(input, unary.Relu, (), (), "relu_")
     return unary.relu(input)
 
@@ -84,8 +84,6 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace: bool = False):
     if input.dtype.name == "bool":
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
-        from ..ops.inplace import run_inplace
-
         return run_inplace(input, unary.Hardtanh, (), (min_val, max_val), "hardtanh_")
     return unary.hardtanh(input, min_val, max_val)
 
@@ -110,8 +108,6 @@ def log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
 
 def _activation(cls, input, *params, inplace=False, inplace_cls=None, op=""):
     if inplace:
-        from ..ops.inplace import run_inplace
-
         return run_inplace(input, inplace_cls or cls, (), params, op)
     return apply(cls, (input,), *params)
 
@@ -556,12 +552,8 @@ def _dims(t) -> str:
 
 
 def _zeros_like(t):
-    from ..creation import zeros_like
-
     return zeros_like(t)
 
 
 def _where(cond, a, b):
-    from ..ops.compare import where
-
     return where(cond, a, b)

@@ -11,7 +11,10 @@ from __future__ import annotations
 import math
 import warnings
 
+from .. import creation
 from ..autograd import grad_mode
+from ..ops.compare import where
+from ..rng.special import householder_q
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -75,9 +78,6 @@ def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, 
     (values bit for bit torch's). Otherwise: uniforms on [a, b] accepted where
     log(U) <= the log density; that path compares logs of float32 uniforms, where torch's
     vectorised log may differ in the last bit and, very rarely, flip a decision."""
-    from .. import creation
-    from ..ops.compare import where
-
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
@@ -125,8 +125,6 @@ def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, 
 
 
 def _like(tensor, flat_values):
-    from .. import creation
-
     return creation.tensor(flat_values, dtype=tensor.dtype).reshape(tensor.shape)
 
 
@@ -140,9 +138,6 @@ def orthogonal_(tensor, gain: float = 1.0, generator=None):
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    from .. import creation
-    from ..rng.special import householder_q
-
     flat = creation.empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)
     matrix = flat.tolist()
     if rows < cols:
@@ -159,8 +154,6 @@ def orthogonal_(tensor, gain: float = 1.0, generator=None):
 def eye_(tensor):
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .. import creation
-
     with grad_mode.no_grad():
         tensor.copy_(creation.eye(*tensor.shape, dtype=tensor.dtype))
     return tensor

@@ -17,6 +17,7 @@ from ..ops.helpers import promote
 from ..ops.inplace import run_inplace
 from ..ops.masking import MaskedFill
 from ..tensor import Tensor
+from .activation_ops import LogSigmoid
 
 _TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
@@ -184,8 +185,6 @@ class BinaryCrossEntropyWithLogits(Function):
 
 
 def _log_sigmoid(x: Tensor) -> Tensor:
-    from .activation_ops import LogSigmoid
-
     return apply(LogSigmoid, (x,))
 
 

@@ -6,8 +6,9 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ..autograd import grad_mode
+from ..dtypes import dtype as DType
 from ..tensor import Tensor
-from .parameter import Parameter
+from .parameter import Parameter, clear_grads
 
 # The engine's own package name: `engine` in the repository, `gradplay.engine` when installed.
 _ENGINE = __name__.rpartition(".nn.")[0]
@@ -316,8 +317,6 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        from .parameter import clear_grads
-
         clear_grads(self.parameters(), set_to_none)
 
     # -- dtype conversion (the Parameter objects stay the same, as in torch) ------------------
@@ -334,8 +333,6 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        from ..dtypes import dtype as DType
-
         dt = kwargs.get("dtype")
         for a in args:
             if isinstance(a, DType):

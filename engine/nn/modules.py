@@ -9,6 +9,7 @@ from collections import OrderedDict
 from itertools import islice
 
 from .. import creation
+from ..autograd import grad_mode
 from . import functional as F
 from . import init
 from .module import Module, _addindent
@@ -243,8 +244,6 @@ class PReLU(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        from ..autograd import grad_mode
-
         with grad_mode.no_grad():
             self.weight.fill_(self.init)
 
@@ -385,8 +384,6 @@ class Embedding(Module):
     def reset_parameters(self) -> None:
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            from ..autograd import grad_mode
-
             with grad_mode.no_grad():
                 self.weight[self.padding_idx].fill_(0)
 

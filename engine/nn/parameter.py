@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from .. import errors
+from ..creation import empty
 from ..printing import format_parameter
 from ..tensor import Tensor
 
@@ -14,8 +15,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from ..creation import empty
-
             data = empty(0)
         if requires_grad and not data._dtype.is_floating_point:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_CTOR)

@@ -8,6 +8,7 @@ from ..autograd import grad_mode
 from ..creation import tensor
 from ..ops.shape import cat, stack
 from ..tensor import Tensor
+from .module import typename
 
 
 def _grads(parameters) -> list:
@@ -86,8 +87,6 @@ def parameters_to_vector(parameters) -> Tensor:
 
 def vector_to_parameters(vec, parameters) -> None:
     if not isinstance(vec, Tensor):
-        from .module import typename
-
         raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
     pointer = 0
     for param in parameters:

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from ..autograd import grad_mode
 from ..nn.module import typename
+from ..nn.parameter import clear_grads
 from ..tensor import Tensor
 
 
@@ -88,8 +89,6 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        from ..nn.parameter import clear_grads
-
         clear_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
