@@ -19,21 +19,21 @@ export function shortNodeName(name) {
  * survive re-runs. `layoutFrom`/`layoutTo` orient the layout so leaves sit on the left in both
  * views: the autograd view's edges point from a node to its next_functions (towards the leaves).
  */
-export function buildGraph(idx, view, { iteration = null } = {}) {
-  const tl = idx.timeline;
+export function buildGraph(timelineIndex, view, { iteration = null } = {}) {
+  const tl = timelineIndex.timeline;
   const nodes = [];
   const edges = [];
   const flight = new Map(); // autograd edge key -> drawn edge id, for the gradient in flight
   // a loop's iterations are drawn one at a time: what other iterations made is left out
   const shown = (step) =>
-    iteration == null || loopIteration(idx, step) == null || loopIteration(idx, step) === iteration;
+    iteration == null || loopIteration(timelineIndex, step) == null || loopIteration(timelineIndex, step) === iteration;
   if (view === "autograd") {
     for (const n of tl.nodes?.autograd || []) {
       // an AccumulateGrad belongs to its leaf, which outlives the iterations that use it
-      const step = n.variable ? (idx.tensors.get(n.variable)?.step ?? n.step) : n.step;
+      const step = n.variable ? (timelineIndex.tensors.get(n.variable)?.step ?? n.step) : n.step;
       if (!shown(step)) continue;
       const t = n.variable || n.tensor;
-      const tensor = t ? idx.tensors.get(t) : null;
+      const tensor = t ? timelineIndex.tensors.get(t) : null;
       nodes.push({
         id: n.id,
         kind: n.name === ACC ? "acc" : "fn",
@@ -85,8 +85,8 @@ export function buildGraph(idx, view, { iteration = null } = {}) {
     // a gradient on autograd edge (node -> next, slot i) runs from the node's tensor back to
     // the next node's tensor, along the tensor edge feeding input i
     for (const e of tl.edges?.autograd || []) {
-      const out = idx.tensorOfNode.get(e.from);
-      const inp = idx.tensorOfNode.get(e.to);
+      const out = timelineIndex.tensorOfNode.get(e.from);
+      const inp = timelineIndex.tensorOfNode.get(e.to);
       if (!out || !inp) continue;
       const cands = byEnds.get(`${inp}>${out}`) || [];
       const pick =
@@ -100,22 +100,22 @@ export function buildGraph(idx, view, { iteration = null } = {}) {
 }
 
 /** The iteration of the outermost loop that step `s` ran in (null outside loops). */
-export function loopIteration(idx, s) {
-  const loop = idx.steps[s]?.loop;
+export function loopIteration(timelineIndex, s) {
+  const loop = timelineIndex.steps[s]?.loop;
   return loop?.length ? loop[0] : null;
 }
 
 const iterationsCache = new WeakMap(); // an index's iterations, asked for at every frame while playing
 
 /** The outermost loop's iterations, in order (empty for a program without loops). */
-export function iterationsOf(idx) {
-  if (iterationsCache.has(idx)) return iterationsCache.get(idx);
+export function iterationsOf(timelineIndex) {
+  if (iterationsCache.has(timelineIndex)) return iterationsCache.get(timelineIndex);
   const out = [];
-  for (let s = 0; s < idx.steps.length; s++) {
-    const it = loopIteration(idx, s);
+  for (let s = 0; s < timelineIndex.steps.length; s++) {
+    const it = loopIteration(timelineIndex, s);
     if (it != null && !out.includes(it)) out.push(it);
   }
-  iterationsCache.set(idx, out);
+  iterationsCache.set(timelineIndex, out);
   return out;
 }
 
@@ -159,16 +159,16 @@ function tensorClass(rec, entry) {
 }
 
 /** Every string and flag a node card shows at state `s` (the view compares and writes only changes). */
-export function nodeDisplay(idx, s, gnode) {
-  if (gnode.kind === "tensor") return tensorDisplay(idx, s, gnode);
-  return autogradDisplay(idx, s, gnode);
+export function nodeDisplay(timelineIndex, s, gnode) {
+  if (gnode.kind === "tensor") return tensorDisplay(timelineIndex, s, gnode);
+  return autogradDisplay(timelineIndex, s, gnode);
 }
 
-function tensorDisplay(idx, s, g) {
-  const entry = idx.tensors.get(g.tensor);
+function tensorDisplay(timelineIndex, s, g) {
+  const entry = timelineIndex.tensors.get(g.tensor);
   const rec = s.t.get(g.tensor);
-  const exists = tensorExists(idx, g.tensor, s.pos);
-  const acc = idx.accOfTensor.get(g.tensor);
+  const exists = tensorExists(timelineIndex, g.tensor, s.pos);
+  const acc = timelineIndex.accOfTensor.get(g.tensor);
   const own = rec.node;
   const ran = (own && s.ran.has(own)) || (acc && s.ran.has(acc));
   const running = (own && s.running.has(own)) || (acc && s.running.has(acc));
@@ -212,11 +212,11 @@ function extraLine(accum, incoming) {
   return { extra: "", extraKind: "" };
 }
 
-function autogradDisplay(idx, s, g) {
-  const n = idx.nodes.get(g.node);
+function autogradDisplay(timelineIndex, s, g) {
+  const n = timelineIndex.nodes.get(g.node);
   const rec = g.tensor ? s.t.get(g.tensor) : null;
-  const entry = g.tensor ? idx.tensors.get(g.tensor) : null;
-  const exists = nodeExists(idx, g.node, s.pos);
+  const entry = g.tensor ? timelineIndex.tensors.get(g.tensor) : null;
+  const exists = nodeExists(timelineIndex, g.node, s.pos);
   const incoming = s.incoming.get(g.node) || null;
   const accum = g.kind === "acc" && g.tensor ? s.accum.get(g.tensor) : null;
   const { extra, extraKind } = extraLine(accum, incoming);
@@ -249,15 +249,15 @@ function autogradDisplay(idx, s, g) {
 }
 
 /** What an edge shows: whether it exists yet, the gradient it carried in the current pass. */
-export function edgeDisplay(idx, s, graph, edge) {
+export function edgeDisplay(timelineIndex, s, graph, edge) {
   let exists;
   if (graph.view === "autograd") {
-    exists = nodeExists(idx, edge.from, s.pos) && nodeExists(idx, edge.to, s.pos);
+    exists = nodeExists(timelineIndex, edge.from, s.pos) && nodeExists(timelineIndex, edge.to, s.pos);
   } else {
     exists =
-      tensorExists(idx, edge.from, s.pos) &&
-      tensorExists(idx, edge.to, s.pos) &&
-      s.pos > (idx.stepStart[edge.step] ?? 0);
+      tensorExists(timelineIndex, edge.from, s.pos) &&
+      tensorExists(timelineIndex, edge.to, s.pos) &&
+      s.pos > (timelineIndex.stepStart[edge.step] ?? 0);
   }
   const key = graph.keyOfEdge.get(edge.id);
   const g = key ? s.edgeGrad.get(key) : undefined;
@@ -272,8 +272,8 @@ export function edgeDisplay(idx, s, graph, edge) {
 }
 
 /** The node to act on by default: the last scalar non-leaf (what you would call .backward() on). */
-export function defaultTarget(idx) {
-  const ts = idx.timeline.nodes?.tensors || [];
+export function defaultTarget(timelineIndex) {
+  const ts = timelineIndex.timeline.nodes?.tensors || [];
   for (let i = ts.length - 1; i >= 0; i--) {
     const t = ts[i];
     if (t.name && !t.is_leaf && t.requires_grad && numel(t.shape) === 1 && t.shape.length === 0) return t.id;

@@ -412,8 +412,8 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
 
   // -- drawing a moment ---------------------------------------------------------------------
 
-  function drawNode(rec, idx, state, animate) {
-    const d = nodeDisplay(idx, state, rec.node);
+  function drawNode(rec, timelineIndex, state, animate) {
+    const d = nodeDisplay(timelineIndex, state, rec.node);
     const old = rec.disp;
     const { els } = rec;
     const room = d.shape ? 18 : 25; // characters of the title that fit beside the shape, or alone
@@ -484,8 +484,8 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     requestAnimationFrame(() => el.classList.add(cls));
   }
 
-  function drawEdge(rec, idx, state) {
-    const d = edgeDisplay(idx, state, graph, rec.edge);
+  function drawEdge(rec, timelineIndex, state) {
+    const d = edgeDisplay(timelineIndex, state, graph, rec.edge);
     const labelChanged = !rec.disp || rec.disp.label !== d.label;
     rec.disp = d;
     const cls = [
@@ -526,12 +526,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
    * Draws moment `state`. With `changes` (what one or more events touched) only those cards and
    * edges are looked at; without, everything is (a jump). `animate` is on while playing.
    */
-  function render(idx, state, changes = null, { animate = false } = {}) {
+  function render(timelineIndex, state, changes = null, { animate = false } = {}) {
     if (!graph) return;
     if (!changes || changes.all) {
       currentEdge = null;
-      for (const rec of nodeEls.values()) drawNode(rec, idx, state, animate);
-      for (const rec of edgeEls.values()) drawEdge(rec, idx, state);
+      for (const rec of nodeEls.values()) drawNode(rec, timelineIndex, state, animate);
+      for (const rec of edgeEls.values()) drawEdge(rec, timelineIndex, state);
       return;
     }
     const nodes = new Set();
@@ -545,10 +545,10 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     for (const id of nodes) for (const e of incident.get(id) || []) edges.add(e);
     if (currentEdge) edges.add(currentEdge);
     currentEdge = null;
-    for (const id of nodes) drawNode(nodeEls.get(id), idx, state, animate);
+    for (const id of nodes) drawNode(nodeEls.get(id), timelineIndex, state, animate);
     for (const id of edges) {
       const rec = edgeEls.get(id);
-      if (rec) drawEdge(rec, idx, state);
+      if (rec) drawEdge(rec, timelineIndex, state);
     }
   }
 

@@ -22,9 +22,9 @@ function lineText(line) {
 }
 
 /** torch's repr of grad_fn.next_functions: ((<AccumulateGrad>, 0), (None, 0)). */
-export function nextFunctionsText(idx, node) {
+export function nextFunctionsText(timelineIndex, node) {
   const items = (node?.next || []).map(([id, nr]) => {
-    const n = id ? idx.nodes.get(id) : null;
+    const n = id ? timelineIndex.nodes.get(id) : null;
     return `(${n ? `<${shortNodeName(n.name)}>` : "None"}, ${nr})`;
   });
   return `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
@@ -84,7 +84,7 @@ const pyBool = (b) => (b ? "True" : "False");
 
 /**
  * `onEdit(intent)` receives zero_grad, grad_none, rename, set_value, set_requires_grad, delete.
- * show(ctx) draws the selection at a moment; ctx = {idx, state, gnode, view, chainRules} or null (chainRules: hello's table).
+ * show(ctx) draws the selection at a moment; ctx = {timelineIndex, state, gnode, view, chainRules} or null (chainRules: hello's table).
  */
 export function createInspector(el, { onEdit, plotOptions = {} }) {
   const empty = h(
@@ -111,7 +111,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
   let plot = null;
   let current = { key: null };
 
-  function buildEdits(idx, t) {
+  function buildEdits(timelineIndex, t) {
     clear(editsBox);
     if (!t) return;
     if (!t.name) {
@@ -233,14 +233,18 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
       return;
     }
     empty.hidden = true;
-    const { idx, state } = ctx;
-    const entry = gnode.tensor ? idx.tensors.get(gnode.tensor) : null;
+    const { timelineIndex, state } = ctx;
+    const entry = gnode.tensor ? timelineIndex.tensors.get(gnode.tensor) : null;
     const rec = gnode.tensor ? state.t.get(gnode.tensor) : null;
-    const anode = gnode.node ? idx.nodes.get(gnode.node) : rec?.node ? idx.nodes.get(rec.node) : null;
-    const key = `${idx.timeline.program}|${gnode.id}`;
+    const anode = gnode.node
+      ? timelineIndex.nodes.get(gnode.node)
+      : rec?.node
+        ? timelineIndex.nodes.get(rec.node)
+        : null;
+    const key = `${timelineIndex.timeline.program}|${gnode.id}`;
     const fresh = key !== current.key;
     if (fresh) {
-      buildEdits(idx, entry && { ...entry });
+      buildEdits(timelineIndex, entry && { ...entry });
       current = { key };
     }
 
@@ -257,7 +261,9 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           ? "AccumulateGrad node"
           : "grad_fn node";
     const exists =
-      gnode.kind === "tensor" ? tensorExists(idx, gnode.tensor, state.pos) : nodeExists(idx, gnode.node, state.pos);
+      gnode.kind === "tensor"
+        ? tensorExists(timelineIndex, gnode.tensor, state.pos)
+        : nodeExists(timelineIndex, gnode.node, state.pos);
     head.append(
       h(
         "h3",
@@ -274,7 +280,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
 
     clear(body);
     // the chain rule at this node, from the engine's text for its grad_fn, with this moment's numbers
-    const rule = chainRuleAt(idx, state, gnode, ctx.chainRules);
+    const rule = chainRuleAt(timelineIndex, state, gnode, ctx.chainRules);
     if (rule) {
       body.append(
         h(
@@ -299,7 +305,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           "dl",
           { class: "gp-props" },
           prop("name", anode.name, "inspector-node-name"),
-          prop("next_functions", nextFunctionsText(idx, anode), "inspector-next-functions"),
+          prop("next_functions", nextFunctionsText(timelineIndex, anode), "inspector-next-functions"),
           anode.variable
             ? prop("variable", entry?.name || "(unnamed)")
             : prop("output", entry?.name || (gnode.tensor ? "(unnamed)" : "(not visible)")),
@@ -311,7 +317,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
       );
     }
     if (entry && rec) {
-      const gfn = rec.node ? idx.nodes.get(rec.node) : null;
+      const gfn = rec.node ? timelineIndex.nodes.get(rec.node) : null;
       body.append(
         h(
           "dl",
@@ -325,10 +331,12 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
           prop("_version", String(rec.version ?? 0), "inspector-version"),
           prop("grad_fn", rec.grad_fn ? `<${shortNodeName(rec.grad_fn)}>` : "None", "inspector-grad-fn"),
           gfn && gnode.kind === "tensor"
-            ? prop("grad_fn.next_functions", nextFunctionsText(idx, gfn), "inspector-next-functions")
+            ? prop("grad_fn.next_functions", nextFunctionsText(timelineIndex, gfn), "inspector-next-functions")
             : null,
           // a leaf has no grad_fn; the node that adds into its .grad is its AccumulateGrad
-          idx.accOfTensor.get(entry.id) ? prop(".grad written by", "<AccumulateGrad>", "inspector-accumulator") : null,
+          timelineIndex.accOfTensor.get(entry.id)
+            ? prop(".grad written by", "<AccumulateGrad>", "inspector-accumulator")
+            : null,
           prop(
             gnode.kind === "tensor" ? "made at" : "tensor made at",
             `${lineText(entry.line)}${entry.names?.length > 1 ? ` · names: ${entry.names.join(", ")}` : ""}`,
@@ -343,7 +351,8 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
         valueBlock(rec.grad, "inspector-grad"),
       );
       const incoming =
-        (idx.accOfTensor.get(gnode.tensor) && state.incoming.get(idx.accOfTensor.get(gnode.tensor))) ||
+        (timelineIndex.accOfTensor.get(gnode.tensor) &&
+          state.incoming.get(timelineIndex.accOfTensor.get(gnode.tensor))) ||
         (rec.node && state.incoming.get(rec.node));
       if (incoming && gnode.kind === "tensor") {
         body.append(
@@ -355,12 +364,12 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
 
     // the .grad history: before + delta = after, for each change, up to now and after
     clear(historyBox);
-    const hist = entry ? gradHistory(idx, entry.id) : [];
+    const hist = entry ? gradHistory(timelineIndex, entry.id) : [];
     if (hist.length) {
       const list = h("ol", { class: "gp-history", "data-testid": "grad-history" });
       for (const e of hist) {
         const past = e.pos <= state.pos;
-        const line = idx.steps[e.step]?.line;
+        const line = timelineIndex.steps[e.step]?.line;
         let text;
         if (e.kind === "accumulate")
           text = `${shortValue(e.before, 22)} + ${shortValue(e.delta, 22)} = ${shortValue(e.after, 22)}`;

@@ -8,7 +8,7 @@ const LOSS_COLOR = "#1a73e8";
 
 /**
  * Shown only for a run with MIN_LOSS_POINTS or more backward() calls on a scalar.
- * setTimeline(idx) after each run; setMoment(pos) as often as the moment changes (the plot is
+ * setTimeline(timelineIndex) after each run; setMoment(pos) as often as the moment changes (the plot is
  * redrawn only when the moment crosses a backward call).
  */
 export function createLossPanel(el, { plotOptions = {} } = {}) {
@@ -29,8 +29,8 @@ export function createLossPanel(el, { plotOptions = {} } = {}) {
   let title = "";
   let xLabel = "";
 
-  function setTimeline(idx) {
-    series = idx ? lossSeries(idx) : null;
+  function setTimeline(timelineIndex) {
+    series = timelineIndex ? lossSeries(timelineIndex) : null;
     shown = -1;
     if (!series || !hasLossPlot(series)) {
       series = null;

@@ -44,17 +44,17 @@ export function formatLoss(v, dtype = "float32") {
  * first), `value` the root's number when backward began (NaN/Infinity kept), `text` it as torch
  * prints it. `name` is the roots' common name (or null), `loop` whether every call was in a loop.
  */
-export function lossSeries(idx) {
+export function lossSeries(timelineIndex) {
   const points = [];
   const latest = new Map(); // tensor id -> its latest value so far
   let e = 0;
-  idx.steps.forEach((step, s) => {
-    for (; e < idx.stepEnd[s]; e++) {
-      const ev = idx.events[e];
+  timelineIndex.steps.forEach((step, s) => {
+    for (; e < timelineIndex.stepEnd[s]; e++) {
+      const ev = timelineIndex.events[e];
       if ((ev.event === "tensor_created" || ev.event === "inplace") && ev.value) {
         latest.set(ev.tensor, ev.value);
       } else if (ev.event === "backward_begin" && ev.api === "backward" && ev.root) {
-        const entry = idx.tensors.get(ev.root);
+        const entry = timelineIndex.tensors.get(ev.root);
         const value = latest.get(ev.root) ?? entry?.value ?? null;
         const v = scalarOf(value);
         if (v == null) continue;

@@ -85,7 +85,7 @@ export function buildIndex(timeline) {
   const endOfStep = (s) => (s != null && s >= 0 && s < stepEnd.length ? stepEnd[s] : events.length);
   for (const t of tensors.values()) if (!bornTensor.has(t.id)) bornTensor.set(t.id, endOfStep(t.step));
   for (const n of nodes.values()) if (!bornNode.has(n.id)) bornNode.set(n.id, endOfStep(n.step));
-  const idx = {
+  const timelineIndex = {
     timeline,
     steps,
     events,
@@ -104,8 +104,8 @@ export function buildIndex(timeline) {
     checkpoints: [],
     initialRecords: initialRecords(tensors, events, nodes),
   };
-  buildCheckpoints(idx);
-  return idx;
+  buildCheckpoints(timelineIndex);
+  return timelineIndex;
 }
 
 export function errorText(err) {
@@ -151,11 +151,11 @@ function initialRecords(tensors, events, nodes) {
   return out;
 }
 
-function freshState(idx) {
+function freshState(timelineIndex) {
   return {
     pos: 0,
     merged: 0,
-    t: new Map(idx.initialRecords),
+    t: new Map(timelineIndex.initialRecords),
     bw: null,
     running: new Set(),
     ran: new Set(),
@@ -189,13 +189,13 @@ function cloneState(s) {
   };
 }
 
-function buildCheckpoints(idx) {
-  const s = freshState(idx);
-  mergeSteps(idx, s, null);
-  idx.checkpoints.push(cloneState(s));
-  while (s.pos < idx.count) {
-    advance(idx, s);
-    if (s.pos % CHECKPOINT_EVERY === 0) idx.checkpoints.push(cloneState(s));
+function buildCheckpoints(timelineIndex) {
+  const s = freshState(timelineIndex);
+  mergeSteps(timelineIndex, s, null);
+  timelineIndex.checkpoints.push(cloneState(s));
+  while (s.pos < timelineIndex.count) {
+    advance(timelineIndex, s);
+    if (s.pos % CHECKPOINT_EVERY === 0) timelineIndex.checkpoints.push(cloneState(s));
   }
 }
 
@@ -213,9 +213,9 @@ function setRecord(state, id, patch, changes) {
 
 // Steps carry the authoritative state of each tensor they touched (retain_grad, requires_grad_,
 // detach_ ... have no event of their own); it applies once all of the step's events have.
-function mergeSteps(idx, state, changes) {
-  while (state.merged < idx.steps.length && idx.stepEnd[state.merged] <= state.pos) {
-    const st = idx.steps[state.merged].state || {};
+function mergeSteps(timelineIndex, state, changes) {
+  while (state.merged < timelineIndex.steps.length && timelineIndex.stepEnd[state.merged] <= state.pos) {
+    const st = timelineIndex.steps[state.merged].state || {};
     for (const [id, rec] of Object.entries(st)) {
       if (!state.t.has(id)) continue;
       const patch = {};
@@ -227,9 +227,9 @@ function mergeSteps(idx, state, changes) {
         if (g == null) {
           patch.grad_fn = null;
           patch.node = null;
-        } else if (idx.nodes.has(g) || nodeIdLike(g)) {
+        } else if (timelineIndex.nodes.has(g) || nodeIdLike(g)) {
           patch.node = g;
-          patch.grad_fn = idx.nodes.get(g)?.name ?? g;
+          patch.grad_fn = timelineIndex.nodes.get(g)?.name ?? g;
         } else {
           patch.grad_fn = g;
         }
@@ -240,18 +240,18 @@ function mergeSteps(idx, state, changes) {
   }
 }
 
-function touchNodeAndTensor(idx, changes, node) {
+function touchNodeAndTensor(timelineIndex, changes, node) {
   if (!changes || !node) return;
   changes.nodes.add(node);
-  const t = idx.tensorOfNode.get(node);
+  const t = timelineIndex.tensorOfNode.get(node);
   if (t) changes.tensors.add(t);
 }
 
 /** Applies the next event to `state` in place; returns what changed (for drawing only that). */
-export function advance(idx, state, changes = emptyChanges()) {
-  if (state.pos >= idx.count) return changes;
+export function advance(timelineIndex, state, changes = emptyChanges()) {
+  if (state.pos >= timelineIndex.count) return changes;
   const i = state.pos;
-  const ev = idx.events[i];
+  const ev = timelineIndex.events[i];
   state.pos = i + 1;
   state.lastEdge = null;
   switch (ev.event) {
@@ -266,17 +266,17 @@ export function advance(idx, state, changes = emptyChanges()) {
             requires_grad: ev.requires_grad,
             node: ev.node,
             is_leaf: !ev.node,
-            grad_fn: ev.node ? (idx.nodes.get(ev.node)?.name ?? null) : null,
+            grad_fn: ev.node ? (timelineIndex.nodes.get(ev.node)?.name ?? null) : null,
           },
           changes,
         );
       }
       if (ev.node) changes.nodes.add(ev.node);
-      const acc = idx.accOfTensor.get(ev.tensor);
+      const acc = timelineIndex.accOfTensor.get(ev.tensor);
       if (acc) changes.nodes.add(acc);
       // a recorded op makes its inputs' AccumulateGrad nodes exist
       for (const inp of ev.inputs || []) {
-        const a = idx.accOfTensor.get(inp);
+        const a = timelineIndex.accOfTensor.get(inp);
         if (a) changes.nodes.add(a);
       }
       break;
@@ -313,18 +313,18 @@ export function advance(idx, state, changes = emptyChanges()) {
     case "grad_zeroed":
     case "grad_inplace":
       setRecord(state, ev.tensor, { grad: ev.grad }, changes);
-      touchNodeAndTensor(idx, changes, idx.accOfTensor.get(ev.tensor));
+      touchNodeAndTensor(timelineIndex, changes, timelineIndex.accOfTensor.get(ev.tensor));
       break;
     case "grad_assigned":
       setRecord(state, ev.tensor, { grad: ev.after }, changes);
-      touchNodeAndTensor(idx, changes, idx.accOfTensor.get(ev.tensor));
+      touchNodeAndTensor(timelineIndex, changes, timelineIndex.accOfTensor.get(ev.tensor));
       break;
     case "backward_begin": {
       // a new backward pass: what the last one left on the graph (gradients, visits) is cleared
-      for (const n of state.ran) touchNodeAndTensor(idx, changes, n);
-      for (const n of state.incoming.keys()) touchNodeAndTensor(idx, changes, n);
+      for (const n of state.ran) touchNodeAndTensor(timelineIndex, changes, n);
+      for (const n of state.incoming.keys()) touchNodeAndTensor(timelineIndex, changes, n);
       for (const t of state.accum.keys())
-        (changes.tensors.add(t), touchNodeAndTensor(idx, changes, idx.accOfTensor.get(t)));
+        (changes.tensors.add(t), touchNodeAndTensor(timelineIndex, changes, timelineIndex.accOfTensor.get(t)));
       for (const k of state.edgeGrad.keys()) changes.edges.add(k);
       for (const id of state.errorNodes) (changes.nodes.add(id), changes.tensors.add(id));
       state.bw = {
@@ -352,7 +352,7 @@ export function advance(idx, state, changes = emptyChanges()) {
       state.running.add(ev.node);
       state.ran.add(ev.node);
       state.incoming.set(ev.node, ev.gradient);
-      touchNodeAndTensor(idx, changes, ev.node);
+      touchNodeAndTensor(timelineIndex, changes, ev.node);
       break;
     case "edge": {
       const key = edgeKey(ev.from, ev.input_nr);
@@ -360,17 +360,17 @@ export function advance(idx, state, changes = emptyChanges()) {
       state.lastEdge = key;
       state.lastEdgeTo = ev.to ?? null;
       changes.edges.add(key);
-      touchNodeAndTensor(idx, changes, ev.to);
+      touchNodeAndTensor(timelineIndex, changes, ev.to);
       break;
     }
     case "node_end":
       state.running.delete(ev.node);
-      touchNodeAndTensor(idx, changes, ev.node);
+      touchNodeAndTensor(timelineIndex, changes, ev.node);
       break;
     case "accumulate":
       setRecord(state, ev.tensor, { grad: ev.after }, changes);
       state.accum.set(ev.tensor, { before: ev.before, delta: ev.delta, after: ev.after, pos: i });
-      touchNodeAndTensor(idx, changes, idx.accOfTensor.get(ev.tensor));
+      touchNodeAndTensor(timelineIndex, changes, timelineIndex.accOfTensor.get(ev.tensor));
       break;
     case "hook":
       state.hooks.set(ev.tensor, { grad_in: ev.grad_in, grad_out: ev.grad_out });
@@ -383,14 +383,14 @@ export function advance(idx, state, changes = emptyChanges()) {
         for (const n of state.running) state.errorNodes.add(n);
         if (state.bw?.root) state.errorNodes.add(state.bw.root);
       }
-      for (const n of state.running) touchNodeAndTensor(idx, changes, n);
+      for (const n of state.running) touchNodeAndTensor(timelineIndex, changes, n);
       for (const id of state.errorNodes) (changes.nodes.add(id), changes.tensors.add(id));
       state.running = new Set();
       break;
     case "error":
       state.error = ev;
       if (!state.errorNodes.size) {
-        for (const id of errorTargets(idx, state, i)) state.errorNodes.add(id);
+        for (const id of errorTargets(timelineIndex, state, i)) state.errorNodes.add(id);
       }
       for (const id of state.errorNodes) {
         changes.nodes.add(id);
@@ -401,98 +401,103 @@ export function advance(idx, state, changes = emptyChanges()) {
       break;
     default:
   }
-  mergeSteps(idx, state, changes);
+  mergeSteps(timelineIndex, state, changes);
   return changes;
 }
 
 // For an error outside backward (an in-place op on a leaf, a shape mismatch), the tensors the
 // failing statement was about: the names it assigns, else the names its text mentions (at most
 // two, the latest tensor bound to each).
-function errorTargets(idx, state, i) {
-  const step = idx.steps[idx.eventStep[i]];
-  const stmt = step && idx.timeline.statements?.[step.statement];
+function errorTargets(timelineIndex, state, i) {
+  const step = timelineIndex.steps[timelineIndex.eventStep[i]];
+  const stmt = step && timelineIndex.timeline.statements?.[step.statement];
   let names = stmt?.targets || [];
   if (!names.length && step?.text) names = step.text.match(/[A-Za-z_][A-Za-z0-9_]*/g) || [];
   const out = [];
   for (const name of names) {
     let best = null;
-    for (const t of idx.tensors.values()) {
-      if (!(t.names || []).includes(name) || idx.bornTensor.get(t.id) > state.pos) continue;
-      if (!best || idx.bornTensor.get(t.id) >= idx.bornTensor.get(best.id)) best = t;
+    for (const t of timelineIndex.tensors.values()) {
+      if (!(t.names || []).includes(name) || timelineIndex.bornTensor.get(t.id) > state.pos) continue;
+      if (!best || timelineIndex.bornTensor.get(t.id) >= timelineIndex.bornTensor.get(best.id)) best = t;
     }
     if (best && !out.includes(best.id)) out.push(best.id);
   }
   return out.slice(0, 2);
 }
 
-/** The state at moment p (a fresh object the caller may keep advancing). */
-export function stateAt(idx, p) {
-  const pos = Math.max(0, Math.min(idx.count, p | 0));
+/** The state at a moment (a fresh object the caller may keep advancing). */
+export function stateAt(timelineIndex, moment) {
+  const pos = Math.max(0, Math.min(timelineIndex.count, moment | 0));
   const k = Math.floor(pos / CHECKPOINT_EVERY);
-  const s = cloneState(idx.checkpoints[Math.min(k, idx.checkpoints.length - 1)]);
+  const s = cloneState(timelineIndex.checkpoints[Math.min(k, timelineIndex.checkpoints.length - 1)]);
   const scratch = emptyChanges();
-  while (s.pos < pos) advance(idx, s, scratch);
+  while (s.pos < pos) advance(timelineIndex, s, scratch);
   return s;
 }
 
-export function tensorExists(idx, id, pos) {
-  const b = idx.bornTensor.get(id);
+export function tensorExists(timelineIndex, id, pos) {
+  const b = timelineIndex.bornTensor.get(id);
   return b !== undefined && b <= pos;
 }
 
-export function nodeExists(idx, id, pos) {
-  const b = idx.bornNode.get(id);
+export function nodeExists(timelineIndex, id, pos) {
+  const b = timelineIndex.bornNode.get(id);
   return b !== undefined && b <= pos;
 }
 
 /** Where a run opens: just before its first backward pass (so Play shows it), else at its end. */
-export function initialMoment(idx) {
-  return idx.backwardStarts.length ? idx.backwardStarts[0] : idx.count;
+export function initialMoment(timelineIndex) {
+  return timelineIndex.backwardStarts.length ? timelineIndex.backwardStarts[0] : timelineIndex.count;
 }
 
 /** The moment a link's step index `s` means: that step has fully run. */
-export function momentOfStep(idx, s) {
-  if (!idx.stepEnd.length) return 0;
-  const k = Math.max(0, Math.min(idx.stepEnd.length - 1, s | 0));
-  return idx.stepEnd[k];
+export function momentOfStep(timelineIndex, s) {
+  if (!timelineIndex.stepEnd.length) return 0;
+  const k = Math.max(0, Math.min(timelineIndex.stepEnd.length - 1, s | 0));
+  return timelineIndex.stepEnd[k];
 }
 
 /** The step a moment belongs to: the one whose event happened last (0 before anything). */
-export function stepOfMoment(idx, p) {
-  if (p <= 0 || !idx.count) return p >= idx.count && idx.steps.length ? idx.steps.length - 1 : 0;
-  if (p >= idx.count) return Math.max(idx.eventStep[idx.count - 1], lastStepEndingAt(idx, idx.count));
-  return idx.eventStep[p - 1];
+export function stepOfMoment(timelineIndex, moment) {
+  if (moment <= 0 || !timelineIndex.count)
+    return moment >= timelineIndex.count && timelineIndex.steps.length ? timelineIndex.steps.length - 1 : 0;
+  if (moment >= timelineIndex.count)
+    return Math.max(
+      timelineIndex.eventStep[timelineIndex.count - 1],
+      lastStepEndingAt(timelineIndex, timelineIndex.count),
+    );
+  return timelineIndex.eventStep[moment - 1];
 }
 
-function lastStepEndingAt(idx, p) {
+function lastStepEndingAt(timelineIndex, moment) {
   let s = 0;
-  for (let k = 0; k < idx.stepEnd.length; k++) if (idx.stepEnd[k] <= p) s = k;
+  for (let k = 0; k < timelineIndex.stepEnd.length; k++) if (timelineIndex.stepEnd[k] <= moment) s = k;
   return s;
 }
 
 /** The moment at which the first step on one of `lines` starts (for auto-playing an edit). */
-export function momentOfLines(idx, lines) {
+export function momentOfLines(timelineIndex, lines) {
   const want = new Set(lines);
-  for (let s = 0; s < idx.steps.length; s++) {
-    const st = idx.steps[s];
+  for (let s = 0; s < timelineIndex.steps.length; s++) {
+    const st = timelineIndex.steps[s];
     for (let l = st.line; l <= (st.end_line ?? st.line); l++) {
-      if (want.has(l)) return idx.stepStart[s];
+      if (want.has(l)) return timelineIndex.stepStart[s];
     }
   }
   return null;
 }
 
-/** Console items (printed text, warnings, the error) that have happened by moment p. */
-export function consoleAt(idx, p) {
+/** Console items (printed text, warnings, the error) that have happened by that moment. */
+export function consoleAt(timelineIndex, moment) {
   let n = 0;
-  while (n < idx.consoleItems.length && idx.consoleItems[n].pos <= p) n++;
-  return idx.consoleItems.slice(0, n);
+  while (n < timelineIndex.consoleItems.length && timelineIndex.consoleItems[n].pos <= moment) n++;
+  return timelineIndex.consoleItems.slice(0, n);
 }
 
 /** The .grad history of one tensor: every change with its moment (for the inspector). */
-export function gradHistory(idx, tensorId) {
+export function gradHistory(timelineIndex, tensorId) {
   const out = [];
-  idx.events.forEach((ev, i) => {
+  timelineIndex.events.forEach((ev, i) => {
     if (ev.tensor !== tensorId) return;
     if (ev.event === "accumulate")
       out.push({
@@ -501,12 +506,12 @@ export function gradHistory(idx, tensorId) {
         before: ev.before,
         delta: ev.delta,
         after: ev.after,
-        step: idx.eventStep[i],
+        step: timelineIndex.eventStep[i],
       });
     else if (ev.event === "grad_zeroed" || ev.event === "grad_inplace")
-      out.push({ pos: i + 1, kind: ev.event, op: ev.op, after: ev.grad, step: idx.eventStep[i] });
+      out.push({ pos: i + 1, kind: ev.event, op: ev.op, after: ev.grad, step: timelineIndex.eventStep[i] });
     else if (ev.event === "grad_assigned")
-      out.push({ pos: i + 1, kind: ev.event, before: ev.before, after: ev.after, step: idx.eventStep[i] });
+      out.push({ pos: i + 1, kind: ev.event, before: ev.before, after: ev.after, step: timelineIndex.eventStep[i] });
   });
   return out;
 }

@@ -404,7 +404,7 @@ export function mountPlayground(el, host, options = {}) {
     inspector.show(
       gnode
         ? {
-            idx: shown.timelineIndex,
+            timelineIndex: shown.timelineIndex,
             state: viewState.timelineState,
             gnode,
             view: viewState.view,

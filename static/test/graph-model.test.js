@@ -6,21 +6,21 @@ import { buildIndex, stateAt, initialMoment, edgeKey } from "../src/timeline-sta
 import { buildGraph, nodeDisplay, edgeDisplay, defaultTarget } from "../src/graph-model.js";
 
 test("tensor view of the seed: three cards, x.grad reads 8. at the end", () => {
-  const idx = buildIndex(timeline("seed"));
-  const g = buildGraph(idx, "tensors");
+  const timelineIndex = buildIndex(timeline("seed"));
+  const g = buildGraph(timelineIndex, "tensors");
   assert.deepEqual(
     g.nodes.map((n) => n.name),
     ["x", "y", "z"],
   );
   const x = g.nodes.find((n) => n.name === "x");
-  const before = nodeDisplay(idx, stateAt(idx, initialMoment(idx)), x);
+  const before = nodeDisplay(timelineIndex, stateAt(timelineIndex, initialMoment(timelineIndex)), x);
   assert.equal(before.grad, "None");
   assert.equal(before.gradFn, "None");
   assert.equal(before.cls, "leaf");
-  const after = nodeDisplay(idx, stateAt(idx, idx.count), x);
+  const after = nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), x);
   assert.equal(after.grad, "[8.]");
   assert.equal(after.extra, "None + [8.] = [8.]");
-  const y = nodeDisplay(idx, stateAt(idx, idx.count), g.nodes[1]);
+  const y = nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), g.nodes[1]);
   assert.equal(y.gradFn, "PowBackward0");
   assert.equal(y.cls, "nonleaf");
   assert.equal(y.extra, "grad in [2.]");
@@ -28,26 +28,26 @@ test("tensor view of the seed: three cards, x.grad reads 8. at the end", () => {
 });
 
 test("gradients travel along the tensor edge feeding the input, labelled with their value", () => {
-  const idx = buildIndex(timeline("seed"));
-  const g = buildGraph(idx, "tensors");
+  const timelineIndex = buildIndex(timeline("seed"));
+  const g = buildGraph(timelineIndex, "tensors");
   const key = edgeKey("n:e46251:0", 0);
   const eid = g.flight.get(key);
   const edge = g.edges.find((e) => e.id === eid);
   assert.equal(edge.from, "t:81a373:0");
   assert.equal(edge.to, "t:e46251:0");
-  const p = idx.events.findIndex((ev) => ev.event === "edge" && ev.to === "a:81a373:0") + 1;
-  const d = edgeDisplay(idx, stateAt(idx, p), g, edge);
+  const p = timelineIndex.events.findIndex((ev) => ev.event === "edge" && ev.to === "a:81a373:0") + 1;
+  const d = edgeDisplay(timelineIndex, stateAt(timelineIndex, p), g, edge);
   assert.equal(d.label, "[8.]");
   assert.equal(d.current, true);
 });
 
 test("autograd view: torch's node names, AccumulateGrad apart, edges as next_functions", () => {
-  const idx = buildIndex(timeline("square"));
-  const g = buildGraph(idx, "autograd");
+  const timelineIndex = buildIndex(timeline("square"));
+  const g = buildGraph(timelineIndex, "autograd");
   const kinds = Object.fromEntries(g.nodes.map((n) => [n.id, n.kind]));
   assert.equal(Object.values(kinds).filter((k) => k === "acc").length, 1);
-  const s = stateAt(idx, idx.backwardStarts[0]);
-  const titles = g.nodes.map((n) => nodeDisplay(idx, s, n).title).sort();
+  const s = stateAt(timelineIndex, timelineIndex.backwardStarts[0]);
+  const titles = g.nodes.map((n) => nodeDisplay(timelineIndex, s, n).title).sort();
   assert.deepEqual(titles, ["AccumulateGrad", "MulBackward0", "MulBackward0", "SumBackward0"]);
   // a * a: two parallel edges into the same AccumulateGrad, both with their own id
   const acc = g.nodes.find((n) => n.kind === "acc").id;
@@ -58,8 +58,8 @@ test("autograd view: torch's node names, AccumulateGrad apart, edges as next_fun
 });
 
 test("a * a in the tensor view: both input edges carry their own gradient", () => {
-  const idx = buildIndex(timeline("square"));
-  const g = buildGraph(idx, "tensors");
+  const timelineIndex = buildIndex(timeline("square"));
+  const g = buildGraph(timelineIndex, "tensors");
   const A = g.nodes.find((n) => n.name === "a").id;
   const B = g.nodes.find((n) => n.name === "b").id;
   const ids = g.edges.filter((e) => e.from === A && e.to === B).map((e) => e.id);
@@ -70,15 +70,15 @@ test("a * a in the tensor view: both input edges carry their own gradient", () =
 
 test("the default target is the last scalar non-leaf", () => {
   assert.equal(defaultTarget(buildIndex(timeline("seed"))), "t:be94c3:0");
-  const idx = buildIndex(timeline("square"));
-  assert.equal(idx.tensors.get(defaultTarget(idx)).name, "d");
+  const timelineIndex = buildIndex(timeline("square"));
+  assert.equal(timelineIndex.tensors.get(defaultTarget(timelineIndex)).name, "d");
 });
 
 test("error state reaches the node cards", () => {
-  const idx = buildIndex(timeline("twice"));
-  const g = buildGraph(idx, "tensors");
-  const s = stateAt(idx, idx.count);
-  const by = Object.fromEntries(g.nodes.map((n) => [n.name, nodeDisplay(idx, s, n)]));
+  const timelineIndex = buildIndex(timeline("twice"));
+  const g = buildGraph(timelineIndex, "tensors");
+  const s = stateAt(timelineIndex, timelineIndex.count);
+  const by = Object.fromEntries(g.nodes.map((n) => [n.name, nodeDisplay(timelineIndex, s, n)]));
   assert.equal(by.z.error, true);
   assert.equal(by.y.error, true);
   assert.equal(by.x.error, false);
@@ -87,9 +87,12 @@ test("error state reaches the node cards", () => {
 test("inspector and toolbar helpers: next_functions as torch prints them, a gradient of ones", async () => {
   const { nextFunctionsText } = await import("../src/inspector.js");
   const { onesLiteral } = await import("../src/actions.js");
-  const idx = buildIndex(timeline("seed"));
-  assert.equal(nextFunctionsText(idx, idx.nodes.get("n:be94c3:0")), "((<PowBackward0>, 0), (None, 0))");
-  assert.equal(nextFunctionsText(idx, idx.nodes.get("n:e46251:0")), "((<AccumulateGrad>, 0),)");
+  const timelineIndex = buildIndex(timeline("seed"));
+  assert.equal(
+    nextFunctionsText(timelineIndex, timelineIndex.nodes.get("n:be94c3:0")),
+    "((<PowBackward0>, 0), (None, 0))",
+  );
+  assert.equal(nextFunctionsText(timelineIndex, timelineIndex.nodes.get("n:e46251:0")), "((<AccumulateGrad>, 0),)");
   assert.equal(onesLiteral([2, 2]), "[[1.0, 1.0], [1.0, 1.0]]");
   assert.equal(onesLiteral([]), "1.0");
 });

@@ -71,8 +71,8 @@ test("existing nodes keep their positions; a new one lands beside its neighbour 
 // How fast this is belongs to the e2e timings (recorded, not asserted): a timed assertion here
 // fails whenever the machine is busy.
 test("a 300-tensor graph gets a position for every node", () => {
-  const idx = buildIndex(timeline("chain"));
-  const g = buildGraph(idx, "tensors");
+  const timelineIndex = buildIndex(timeline("chain"));
+  const g = buildGraph(timelineIndex, "tensors");
   assert.ok(g.nodes.length >= 300);
   const p = layoutPositions(g.nodes, g.edges);
   for (const n of g.nodes) assert.ok(p.get(n.id), `no position for ${n.id}`);

@@ -8,8 +8,8 @@ import { lossSeries, hasLossPlot, lossPointsAt, lossTip, scalarOf, formatLoss } 
 const close = (a, b) => assert.ok(Math.abs(a - b) < 1e-5, `${a} != ${b}`);
 
 test("a 3-step training loop gives its loss at each step, with the loop iteration", () => {
-  const idx = buildIndex(timeline("train"));
-  const series = lossSeries(idx);
+  const timelineIndex = buildIndex(timeline("train"));
+  const series = lossSeries(timelineIndex);
   assert.ok(hasLossPlot(series));
   assert.equal(series.name, "loss");
   assert.equal(series.loop, true);
@@ -29,41 +29,41 @@ test("a 3-step training loop gives its loss at each step, with the loop iteratio
     ["5.", "3.2000", "2.0480"],
   );
   for (const p of series.points) {
-    const ev = idx.events[p.at];
+    const ev = timelineIndex.events[p.at];
     assert.equal(ev.event, "backward_begin");
     assert.equal(ev.root, p.root);
-    assert.equal(idx.steps[p.step].text.trim(), "loss.backward()");
+    assert.equal(timelineIndex.steps[p.step].text.trim(), "loss.backward()");
     assert.equal(p.line, 7);
-    assert.equal(stepOfMoment(idx, p.at + 1), p.step);
+    assert.equal(stepOfMoment(timelineIndex, p.at + 1), p.step);
     // each iteration's loss is a tensor of its own (ids carry the loop iteration)
     assert.match(p.root, new RegExp(`@${p.loop[0]}:`));
   }
 });
 
 test("the series agrees with the loss the program printed and with the state at each backward", () => {
-  const idx = buildIndex(timeline("train"));
-  const series = lossSeries(idx);
-  const printed = idx.timeline.console.map((c) => Number(c.text.trim().split(" ")[1]));
+  const timelineIndex = buildIndex(timeline("train"));
+  const series = lossSeries(timelineIndex);
+  const printed = timelineIndex.timeline.console.map((c) => Number(c.text.trim().split(" ")[1]));
   assert.deepEqual(
     series.points.map((p) => p.value),
     printed,
   );
   for (const p of series.points) {
-    const s = stateAt(idx, p.at);
+    const s = stateAt(timelineIndex, p.at);
     assert.equal(scalarOf(s.t.get(p.root).value), p.value);
   }
 });
 
 test("points happen when their backward begins: the count at every moment", () => {
-  const idx = buildIndex(timeline("train"));
-  const series = lossSeries(idx);
+  const timelineIndex = buildIndex(timeline("train"));
+  const series = lossSeries(timelineIndex);
   const at = series.points.map((p) => p.at);
-  for (let pos = 0; pos <= idx.count; pos++) {
+  for (let pos = 0; pos <= timelineIndex.count; pos++) {
     assert.equal(lossPointsAt(series, pos), at.filter((a) => a < pos).length, `moment ${pos}`);
   }
   assert.equal(lossPointsAt(series, at[0]), 0, "just before the first backward: none");
   assert.equal(lossPointsAt(series, at[0] + 1), 1);
-  assert.equal(lossPointsAt(series, idx.count), 3);
+  assert.equal(lossPointsAt(series, timelineIndex.count), 3);
 });
 
 test("hover text: step, value and where", () => {
@@ -72,13 +72,13 @@ test("hover text: step, value and where", () => {
 });
 
 test("backward with gradient= on a non-scalar and autograd.grad are not a loss", () => {
-  const idx = buildIndex(timeline("backward_kinds"));
-  const begins = idx.events.filter((e) => e.event === "backward_begin");
+  const timelineIndex = buildIndex(timeline("backward_kinds"));
+  const begins = timelineIndex.events.filter((e) => e.event === "backward_begin");
   assert.deepEqual(
     begins.map((e) => e.api),
     ["backward", "grad", "backward"],
   );
-  const series = lossSeries(idx);
+  const series = lossSeries(timelineIndex);
   assert.equal(series.points.length, 1);
   assert.equal(series.points[0].value, 5); // s = 1 + 4
   assert.equal(series.name, "s");
