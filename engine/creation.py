@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import backend as B
 from . import errors
 from . import observer as _observer
+from . import sizes as _sizes
 from .dtypes import bool_, by_name, float32, int64
 from .tensor import Tensor, warn
 
@@ -117,23 +118,43 @@ def as_tensor(data, dtype=None):
     return tensor(data, dtype=dtype)
 
 
-def _size(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    return tuple(int(s) for s in size)
+def factory_size(fn: str, size: tuple, kw_size=None, overloaded: tuple = ()) -> tuple:
+    """The size of a factory `fn(*size)` or `fn(size=...)`, read as torch reads it, and checked
+    against the run's budget before anything is allocated."""
+    if kw_size is not None:
+        if size:
+            raise TypeError(f"{fn}() got multiple values for argument 'size'")
+        shape = _sizes.size_from_value(fn, kw_size, position=None)
+    else:
+        shape = _sizes.size_from_varargs(fn, size, overloaded=overloaded)
+    _sizes.check_alloc(shape)
+    return shape
 
 
-def zeros(*size, dtype=None, requires_grad=False, device=None):
+def zeros(*size, dtype=None, requires_grad=False, device=None, **kw):
     dt = dtype or float32
-    return _leaf(B.zeros(_size(size), dt.name), dt, requires_grad, "zeros")
+    shape = factory_size("zeros", size, _size_kw("zeros", kw))
+    return _leaf(B.zeros(shape, dt.name), dt, requires_grad, "zeros")
 
 
-def ones(*size, dtype=None, requires_grad=False, device=None):
+def ones(*size, dtype=None, requires_grad=False, device=None, **kw):
     dt = dtype or float32
-    return _leaf(B.ones(_size(size), dt.name), dt, requires_grad, "ones")
+    shape = factory_size("ones", size, _size_kw("ones", kw))
+    return _leaf(B.ones(shape, dt.name), dt, requires_grad, "ones")
 
 
-empty = zeros
+def empty(*size, dtype=None, requires_grad=False, device=None, **kw):
+    dt = dtype or float32
+    shape = factory_size("empty", size, _size_kw("empty", kw))
+    return _leaf(B.zeros(shape, dt.name), dt, requires_grad, "empty")
+
+
+def _size_kw(fn: str, kw: dict):
+    """`size=` is the one keyword these factories take beyond their options."""
+    for key in kw:
+        if key != "size":
+            raise TypeError(f"{fn}() got an unexpected keyword argument '{key}'")
+    return kw.get("size")
 
 
 def zeros_like(input, dtype=None, requires_grad=False, device=None):
@@ -156,7 +177,9 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
             int64 if isinstance(fill_value, int) else float32)
     if dtype is int64:
         _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
-    return _leaf(B.full(_size((size,)), fill_value, dtype.name), dtype, requires_grad, "full")
+    shape = _sizes.size_from_value("full", size, single_int=False)
+    _sizes.check_alloc(shape)
+    return _leaf(B.full(shape, fill_value, dtype.name), dtype, requires_grad, "full")
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
@@ -174,14 +197,33 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
         dtype = float32 if any(isinstance(v, float) for v in (start, end, step)) else int64
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    _check_count((end - start) / step)
     return _leaf(B.arange(start, end, step, dtype.name), dtype, requires_grad, "arange")
+
+
+def _check_count(n) -> None:
+    """arange's length, before it is made (n may be a float: inf and nan are the backend's to
+    refuse)."""
+    if n == n and n > 0:
+        _sizes.check_alloc((int(min(n, 2.0**62)) + 1,), "this range")
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     dt = dtype or float32
-    return _leaf(B.linspace(start, end, int(steps), dt.name), dt, requires_grad, "linspace")
+    if not _sizes._is_index(steps):  # torch has no overload taking a float (or bool) count
+        raise _sizes._invalid("linspace", (start, end, steps))
+    steps = int(steps)
+    if not -2**63 <= steps < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    _sizes.check_alloc((steps,), "these steps")
+    return _leaf(B.linspace(start, end, steps, dt.name), dt, requires_grad, "linspace")
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     dt = dtype or float32
-    return _leaf(B.eye(n, n if m is None else m, dt.name), dt, requires_grad, "eye")
+    if m is not None and not _sizes._is_index(m):
+        raise _sizes._invalid("eye", (n, m))
+    n = _sizes.int_arg("eye", n, "n", 1)
+    m = n if m is None else int(m)
+    _sizes.check_alloc((n, m))
+    return _leaf(B.eye(n, m, dt.name), dt, requires_grad, "eye")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import warnings
 
 from . import backend as B
+from . import budget as _budget
 from . import errors
 from . import observer as _observer
 from .autograd.graph import AccumulateGrad, HookHandle
@@ -348,6 +349,8 @@ class Tensor:
 
     # -- printing -----------------------------------------------------------------------------
     def __repr__(self) -> str:
+        # printing a container prints every tensor in it: one statement, any number of tensors
+        _budget.tick()
         invalid = False
         if self._creation is not None:
             try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import math
-import time
 import weakref
 from dataclasses import dataclass, replace
 
@@ -50,33 +49,32 @@ def default_limits() -> Limits:
     return Limits()
 
 
-class LimitExceeded(Exception):
-    """A limit was hit. `limit` is the Limits field; the message says what and how much."""
+# A limit was hit: `limit` is the Limits field; the message says what and how much. The engine
+# raises the same class where it enforces a run's budget (engine/budget.py).
+LimitExceeded = engine.budget.LimitExceeded
+_too_many = engine.budget.too_many
 
-    def __init__(self, limit: str, message: str):
-        super().__init__(message)
-        self.limit = limit
-        self.message = message
-
-
-def _n(x) -> str:
-    return f"{x:,}" if isinstance(x, int) else str(x)
+# Rows an engine function may turn into one tensor each (unbind, iterating a tensor, torch.Size
+# of a tensor): a Python object per row is ~100 times the cost of the row's numbers.
+MAX_TENSOR_ROWS = 10_000
 
 
-def _too_many(limit: str, what: str, got, cap) -> LimitExceeded:
-    got_text = "more than " + _n(cap) if got is None else _n(got)
-    return LimitExceeded(limit, f"{what}: {got_text} (the limit is {_n(cap)})")
+def max_tensor_rows(limits: Limits) -> int:
+    return min(limits.max_sequence_items, MAX_TENSOR_ROWS)
 
 
 # -- the run-time budget ----------------------------------------------------------------------
 
-class Budget:
+class Budget(engine.budget.Budget):
     """Counts what a run uses: executed statements, wall time, live tensor elements, live graph
-    nodes. Live counts are kept with weak references, so freed tensors give their share back."""
+    nodes. Live counts are kept with weak references, so freed tensors give their share back.
+    The engine checks the same budget (deadline, one tensor's elements, one product's work,
+    rows made one by one) where it does the work, while the budget is enforced (`enforce()`)."""
 
     def __init__(self, limits: Limits):
+        super().__init__(limits.max_seconds, limits.max_tensor_elements,
+                         limits.max_matmul_work, max_tensor_rows(limits))
         self.limits = limits
-        self.start = time.perf_counter()
         self.executed = 0
         self.live_elements = 0
         self.live_nodes = 0
@@ -84,16 +82,8 @@ class Budget:
         self._collect_at_elements = limits.max_total_elements
         self._collect_at_nodes = limits.max_graph_nodes
 
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
-
     def check_time(self) -> None:
-        if self.elapsed() > self.limits.max_seconds:
-            raise LimitExceeded(
-                "max_seconds",
-                f"the program ran longer than {self.limits.max_seconds:g} seconds (the time "
-                "limit); it was stopped",
-            )
+        self.tick()
 
     def count_statement(self) -> None:
         self.executed += 1

@@ -88,16 +88,22 @@ def test_the_size_limit_is_counted_on_parsed_requests_too():
 # Programs whose cost the interpreter bounds: answered in process, within the time limit.
 PROGRAM_CASES = [
     # a clean error at the loop's line (the language may stop it as a limit or as Python's error)
-    ("loop bound 2**63", T + "for i in range(2**63):\n    pass\n", ("limit", "runtime")),
-    ("loop bound past 2**64", T + "for i in range(2**64 + 5):\n    pass\n", ("limit", "runtime")),
-    ("negative huge loop", T + "for i in range(-2**70, 2**70, 7):\n    pass\n",
-     ("limit", "runtime")),
+    # Python loops over range(2**63) without complaint: the loop limit stops it, no OverflowError
+    ("loop bound 2**63", T + "for i in range(2**63):\n    pass\n", "limit"),
+    ("loop bound past 2**64", T + "for i in range(2**64 + 5):\n    pass\n", "limit"),
+    ("negative huge loop", T + "for i in range(-2**70, 2**70, 7):\n    pass\n", "limit"),
     ("size from a tensor", T + "n = torch.tensor(100000)\nx = torch.zeros(n, n)\n", "limit"),
     ("many rows stacked", T + "x = torch.ones(1000000, 1)\ny = torch.stack(list(x))\n", "limit"),
     ("deep nn.Sequential", T + "m = " + "nn.Sequential(" * 80 + "nn.Identity()" + ")" * 80
      + "\ny = m(torch.ones(2))\n", None),
     ("a hook returns a string", T + "x = torch.ones(2, requires_grad=True)\nh = x.register_hook(str)\n"
      "(x * 2).sum().backward()\n", "runtime"),
+    ("a million-row unbind", T + "x = torch.ones(1000000)\ny = x.unbind()\n", "limit"),
+    ("torch.Size of a million-element tensor", T + "x = torch.ones(1000000)\ny = torch.Size(x)\n",
+     "limit"),
+    ("sizes as floats", T + "x = torch.zeros(1e5, 1e5)\n", "runtime"),
+    ("a big matrix product by addmm", T + "a = torch.ones(1000, 1000)\n"
+     "y = torch.addmm(a, a, a)\n", "limit"),
     ("printing modules", T + "print(torch)\nprint([torch.nn, torch.optim, nn.functional])\n", None),
 ]
 
@@ -222,3 +228,153 @@ def test_fuzzed_requests_get_one_clean_reply_at_every_entry_point(request_, nest
         assert reply["type"] in {"hello", "result", "share", "error"}
         if reply["type"] == "error":
             assert reply["error"]["kind"] in {"protocol", "edit", "share", "limit"}, reply
+
+
+# -- budgets enforced where the work happens -----------------------------------------------------
+# One statement that does unbounded work: the engine checks the run's deadline at every op, every
+# backward node and hook, and every tensor it formats, so the run stops at its own limit, in
+# process, at the statement's line. (Timings are loose: this machine is shared; what is asserted
+# is the kind of stop and that it came long before the work would have finished.)
+
+ONE_STATEMENT_CASES = [
+    ("printing a long list of big tensors", T + "a = torch.ones(1000, 1000)\nprint([a] * 1000)\n",
+     2, "max_seconds"),
+    ("hooks doing big products during backward", T + "a = torch.ones(400, 400)\n"
+     "x = torch.ones(400, 400, requires_grad=True)\n"
+     "hs = [x.register_hook(lambda g: g @ a) for i in range(3000)]\n"
+     "(x * 2).sum().backward()\n", 4, "max_seconds"),
+    ("a comprehension of big products", T + "a = torch.ones(500, 500)\n"
+     "b = [a @ a for i in range(5000)]\n", 2, "max_seconds"),
+    ("grad_fn hooks during backward", T + "a = torch.ones(300, 300)\n"
+     "x = torch.ones(300, 300, requires_grad=True)\ny = x * 2\n"
+     "hs = [y.grad_fn.register_prehook(lambda g: (g[0] @ a,)) for i in range(3000)]\n"
+     "y.sum().backward()\n", 5, "max_seconds"),
+]
+
+
+@pytest.mark.parametrize("name, program, line, limit", ONE_STATEMENT_CASES,
+                         ids=[c[0] for c in ONE_STATEMENT_CASES])
+def test_one_statement_of_unbounded_work_stops_at_the_time_limit(name, program, line, limit):
+    from dataclasses import replace
+    limits = replace(default_limits(), max_seconds=1.0)
+    start = time.perf_counter()
+    text = handle_json(Host(limits), json.dumps({"type": "run", "id": 1, "program": program}))
+    took = time.perf_counter() - start
+    _clean(text)
+    error = json.loads(text)["timeline"]["error"]
+    assert error["kind"] == "limit" and error["limit"] == limit, (name, error)
+    assert error["line"] == line + 2, (name, error)  # + the two import lines
+    assert took < 1.0 + 10.0, (name, took)  # the unchecked work takes minutes
+
+
+# -- sizes, hook results: torch's errors, at the host ---------------------------------------------
+# (program, exception type, torch 2.13's first line), checked through handle_json, and against
+# torch itself when it imports
+
+TORCH_ERROR_CASES = [
+    ("x = torch.zeros(1e5, 1e5)", "TypeError", "zeros() takes 1 positional argument but 2 were given"),
+    ("x = torch.zeros(2, 3.0)", "TypeError", "zeros(): argument 'size' failed to unpack the object "
+     "at pos 2 with error \"type must be tuple of ints,but got float\""),
+    ("x = torch.ones((2.0, 3))", "TypeError", "ones(): argument 'size' (position 1) must be tuple of "
+     "ints, but found element of type float at pos 0"),
+    ("x = torch.empty(True)", "TypeError", "empty(): argument 'size' (position 1) must be tuple of "
+     "ints, not bool"),
+    ("x = torch.zeros(torch.tensor(3.0), 2)", "TypeError",
+     "zeros() takes 1 positional argument but 2 were given"),
+    ("x = torch.zeros(2, torch.tensor(3.0))", "TypeError", "zeros(): argument 'size' failed to "
+     "unpack the object at pos 2 with error \"type must be tuple of ints,but got Tensor\""),
+    ("x = torch.zeros(size=(2.0, 3))", "TypeError",
+     "zeros(): argument 'size' must be tuple of ints, not tuple"),
+    ("x = torch.randn(1e5, 1e5)", "TypeError", "randn() received an invalid combination of "
+     "arguments - got (float, float), but expected one of:"),
+    ("x = torch.rand(2.5)", "TypeError",
+     "rand(): argument 'size' (position 1) must be tuple of ints, not float"),
+    ("x = torch.full((2.0,), 1.0)", "TypeError", "full(): argument 'size' (position 1) must be "
+     "tuple of ints, but found element of type float at pos 0"),
+    ("x = torch.full(2, 1.0)", "TypeError",
+     "full(): argument 'size' (position 1) must be tuple of ints, not int"),
+    ("x = torch.randint(0, 5, (2, 3.0))", "TypeError", "randint(): argument 'size' failed to "
+     "unpack the object at pos 2 with error \"type must be tuple of ints,but got float\""),
+    ("x = torch.randperm(3.0)", "TypeError",
+     "randperm(): argument 'n' (position 1) must be int, not float"),
+    ("x = torch.eye(2.0)", "TypeError", "eye(): argument 'n' (position 1) must be int, not float"),
+    ("x = torch.eye(3, 2.0)", "TypeError", "eye() received an invalid combination of arguments - "
+     "got (int, float), but expected one of:"),
+    ("x = torch.linspace(0, 1, 5.0)", "TypeError", "linspace() received an invalid combination of "
+     "arguments - got (int, int, float), but expected one of:"),
+    ("m = nn.Linear(2.0, 3)", "TypeError", "empty(): argument 'size' failed to unpack the object "
+     "at pos 2 with error \"type must be tuple of ints,but got float\""),
+    ("m = nn.Linear(2, 3.0)", "TypeError", "empty(): argument 'size' (position 1) must be tuple of "
+     "ints, but found element of type float at pos 0"),
+    ("y = torch.ones(6).view(2.0, 3)", "TypeError", "view() received an invalid combination of "
+     "arguments - got (float, int), but expected one of:"),
+    ("y = torch.ones(6).reshape(2, 3.0)", "TypeError", "reshape(): argument 'shape' failed to "
+     "unpack the object at pos 2 with error \"type must be tuple of ints,but got float\""),
+    ("y = torch.ones(1).expand(2.0)", "TypeError",
+     "expand(): argument 'size' (position 1) must be tuple of ints, not float"),
+    ("y = torch.ones(2, 3).permute(1.0, 0)", "TypeError",
+     "permute() takes 1 positional argument but 2 were given"),
+    ("x = torch.ones(2, requires_grad=True)\nh = x.register_hook(str)\n(x * 2).sum().backward()",
+     "TypeError", "expected Variable, but hook returned 'str'"),
+    ("x = torch.ones(2, requires_grad=True)\ny = x * 2\nh = y.register_hook(lambda g: 5)\n"
+     "y.sum().backward()", "TypeError", "expected Variable, but hook returned 'int'"),
+    ("x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda g: torch.ones(3))\ny.sum().backward()",
+     "RuntimeError", "hook '<lambda>' has changed the size of value"),
+    ("def grow(g):\n    return torch.ones(3)\nx = torch.ones(2, requires_grad=True)\n"
+     "h = x.register_hook(grow)\n(x * 2).sum().backward()",
+     "RuntimeError", "hook 'grow' has changed the size of value"),
+    ("x = torch.ones(2, requires_grad=True)\nh = x.register_hook(lambda g: g.double())\n"
+     "(x * 2).sum().backward()", "RuntimeError",
+     "hook '<lambda>' has changed the type of value (was torch.FloatTensor got torch.DoubleTensor)"),
+    ("x = torch.ones(2, 2, requires_grad=True)\na, b = x.unbind()\nh = a.register_hook(str)\n"
+     "(a.sum() + b.sum()).backward()", "TypeError", "expected Variable, but hook returned 'str'"),
+    ("x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+     "h = y.grad_fn.register_prehook(lambda g: [g[0]])\ny.sum().backward()",
+     "TypeError", "expected tuple, but hook returned 'list'"),
+    ("x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+     "h = y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0], gi[0]))\ny.sum().backward()",
+     "RuntimeError", "hook '<lambda>' has returned an incorrect number of values (got 3, but "
+     "expected 2)"),
+    ("x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+     "h = y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))\ny.sum().backward()",
+     "RuntimeError", "can't replace a None gradient with a non-None value"),
+]
+
+
+@pytest.mark.parametrize("program, exc_type, first_line", TORCH_ERROR_CASES,
+                         ids=[c[0].splitlines()[-1][:50] for c in TORCH_ERROR_CASES])
+def test_sizes_and_hook_results_are_refused_with_torchs_error(program, exc_type, first_line):
+    from live_torch import real_torch
+    reply = _run(Host(), T + program + "\n")
+    error = reply["timeline"]["error"]
+    assert error["kind"] == "runtime" and error["type"] == exc_type, error
+    assert error["message"].splitlines()[0] == first_line
+    assert error["line"] == T.count("\n") + program.count("\n") + 1
+    if real_torch is not None:
+        with pytest.raises(Exception) as caught:  # the oracle: torch itself on the same text
+            exec(compile(program, "<torch>", "exec"), {"torch": real_torch, "nn": real_torch.nn})
+        assert type(caught.value).__name__ == exc_type
+        assert str(caught.value).splitlines()[0] == first_line
+
+
+def test_a_grad_fn_hook_result_replaces_the_gradients_as_in_torch():
+    program = (T + "x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+               "h = y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10, None))\n"
+               "y.sum().backward()\nprint(x.grad)\n")
+    timeline = _run(Host(), program)["timeline"]
+    assert timeline["error"] is None
+    assert timeline["console"][-1]["text"] == "tensor([20., 20.])\n"  # torch 2.13 prints this
+
+
+def test_sizes_that_are_ints_still_work_as_in_torch():
+    program = (T + "a = torch.zeros(3, True)\nb = torch.zeros(torch.tensor(3), 2)\n"
+               "c = torch.ones([2, torch.tensor([2])])\nm = nn.Linear(True, 3)\n"
+               "d = torch.linspace(0, 1, torch.tensor(5))\ne = torch.zeros([])\n"
+               "print(a.shape, b.shape, c.shape, m.weight.shape, d.shape, e.shape)\n")
+    timeline = _run(Host(), program)["timeline"]
+    assert timeline["error"] is None
+    # torch 2.13 prints this line
+    assert timeline["console"][-1]["text"] == ("torch.Size([3, 1]) torch.Size([3, 2]) "
+                                               "torch.Size([2, 2]) torch.Size([3, 1]) "
+                                               "torch.Size([5]) torch.Size([])\n")

@@ -13,6 +13,7 @@ import heapq
 import itertools
 
 from .. import backend as B
+from .. import budget as _budget
 from .. import errors
 from .. import observer as _observer
 from ..ops.formulas import sum_to
@@ -137,12 +138,61 @@ def _as_tensor(grad, dtype) -> Tensor:
 
 def _run_tensor_hooks(hooks, grad, obs):
     for fn, tensor in list(hooks):
+        _budget.tick()  # a hook is the program's code: it may do anything, any number of times
         out = fn(grad)
+        if out is not None:
+            check_hook_result(fn, grad, out)
         if obs is not None:
             obs.hook(tensor, grad, out)
         if out is not None:
             grad = out
     return grad
+
+
+# -- what a hook may return (torch's python_hook.cpp: check_single_result) ----------------------
+
+_TYPE_NAME = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+              "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+              "bool": "Bool"}
+
+
+def hook_name(hook) -> str:
+    name = getattr(hook, "__name__", None)
+    return name if isinstance(name, str) else "<unknown>"
+
+
+def check_hook_result(hook, original, result) -> None:
+    """A hook returned `result` (not None) for the gradient `original` (a Tensor or None):
+    refuse it as torch does, before it can reach any formula."""
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if result._dtype is not original._dtype:
+        raise RuntimeError(
+            f"hook '{hook_name(hook)}' has changed the type of value (was "
+            f"torch.{_TYPE_NAME[original._dtype.name]}Tensor got "
+            f"torch.{_TYPE_NAME[result._dtype.name]}Tensor)")
+    if B.shape(result._data) != B.shape(original._data):
+        raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
+
+
+def _run_node_hook(fn, args, originals) -> tuple | None:
+    """A grad_fn hook or pre-hook: fn(*args) may return a tuple with one value per original
+    gradient, each checked as a tensor hook's result is."""
+    _budget.tick()
+    out = fn(*args)
+    if out is None:
+        return None
+    if not isinstance(out, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(out).__name__}'")
+    if len(out) != len(originals):
+        raise RuntimeError(f"hook '{hook_name(fn)}' has returned an incorrect number of values "
+                           f"(got {len(out)}, but expected {len(originals)})")
+    for original, value in zip(originals, out):
+        if value is not None:
+            check_hook_result(fn, original, value)
+    return out
 
 
 def _accumulate(var, grad, create_graph, obs):
@@ -271,8 +321,11 @@ def run_backward(
     error = None
     ready = task.ready
     heappop = heapq.heappop
+    budget = _budget.state.budget
     try:
         while ready:
+            if budget is not None:  # a node's backward may be large work without an op
+                budget.tick()
             node = heappop(ready)[2]
             grad = buffers.pop(node, None)
             # The common case takes a short path: no observer, no `inputs`, and a node without
@@ -363,7 +416,7 @@ class _GraphTask:
                     _retain(retained, grad, obs, create_graph)
             if node._pre_hooks:
                 for fn in list(node._pre_hooks):
-                    out = fn((grad,))
+                    out = _run_node_hook(fn, ((grad,),), (grad,))
                     if out is not None:
                         grad = out[0]
         if node in capture_at:
@@ -393,9 +446,11 @@ class _GraphTask:
             grads_in = (None,) * len(node.next_functions)
         else:
             grads_in = node.backward(grad)
-        if node._hooks:
+        if node._hooks:  # a hook's tuple replaces the gradients sent on, as in torch
             for fn in list(node._hooks):
-                fn(grads_in, (grad,))
+                out = _run_node_hook(fn, (tuple(grads_in), (grad,)), tuple(grads_in))
+                if out is not None:
+                    grads_in = out
         if not self.retain_graph:
             node._release()
         self.deliver(node, grads_in)
@@ -415,7 +470,10 @@ class _GraphTask:
             if node._tensor_pre_hooks:
                 for fn, tensor in list(node._tensor_pre_hooks):
                     k = tensor._output_nr
+                    _budget.tick()
                     out = fn(grads[k])
+                    if out is not None:
+                        check_hook_result(fn, grads[k], out)
                     if obs is not None:
                         obs.hook(tensor, grads[k], out)
                     if out is not None:
@@ -427,7 +485,7 @@ class _GraphTask:
                         _retain(tensor, grads[k], obs, create_graph)
             if node._pre_hooks:
                 for fn in list(node._pre_hooks):
-                    out = fn(tuple(grads))
+                    out = _run_node_hook(fn, (tuple(grads),), tuple(grads))
                     if out is not None:
                         grads = list(out)
         if node in capture_at:
@@ -449,7 +507,9 @@ class _GraphTask:
             grads_in = (None,) * len(node.next_functions)
         if node._hooks:
             for fn in list(node._hooks):
-                fn(grads_in, tuple(grads))
+                out = _run_node_hook(fn, (tuple(grads_in), tuple(grads)), tuple(grads_in))
+                if out is not None:
+                    grads_in = out
         if not self.retain_graph:
             node._release()
         self.deliver(node, grads_in)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import weakref
 
 from .. import backend as B
+from .. import budget as _budget
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
@@ -108,6 +109,7 @@ def _view_edge(t: Tensor):
 
 
 _NO_EDGE = (None, 0)
+_budget_state = _budget.state  # read at every apply(): one attribute lookup fewer
 
 
 def apply_or_compute(cls, inputs: tuple, *args):
@@ -124,7 +126,12 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
     it in the graph when grad mode is on and some input requires grad.
 
     This is the engine's hottest function: it is written for speed (one pass over the
-    inputs, no helper calls on the path that records nothing)."""
+    inputs, no helper calls on the path that records nothing). It is also where a run's
+    deadline is checked (engine/budget.py): one statement of a program may make any number of
+    ops."""
+    budget = _budget_state.budget
+    if budget is not None:
+        budget.tick()
     node = cls.__new__(cls)
     record = False
     if grad_mode.state.grad_enabled:
@@ -185,6 +192,7 @@ def _record_edges(node, inputs) -> None:
 def apply_multi(cls, inputs: tuple, *args) -> tuple:
     """apply() for an op with several outputs: one node shared by all of them, output k
     reached through input_nr k. Returns the outputs as a tuple."""
+    _budget.tick()
     node = cls.__new__(cls)
     record = grad_mode.state.grad_enabled and any(t._requires_grad for t in inputs)
     if record:

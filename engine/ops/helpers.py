@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
-from .. import errors
+from .. import errors, sizes
 from ..dims import wrap_dim  # noqa: F401 - re-exported for the ops
 from ..dtypes import float32, result_type
 from ..tensor import Tensor
@@ -62,8 +62,7 @@ def dims_tuple(dim, ndim: int):
     return dims if ndim else ()
 
 
-def size_args(size) -> tuple:
-    """Accept f(2, 3), f((2, 3)) and f([2, 3]) as torch does."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    return tuple(int(s) for s in size)
+def size_args(size, fn: str = "view", name: str = "size", overloaded: tuple = ()) -> tuple:
+    """Accept fn(2, 3), fn((2, 3)) and fn([2, 3]) as torch does, and refuse what torch refuses
+    (floats, float tensors) with torch's TypeError (engine/sizes.py)."""
+    return sizes.size_from_varargs(fn, tuple(size), name, overloaded=overloaded)

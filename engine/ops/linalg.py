@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import budget as _budget
 from ..autograd.function import Function, apply
 from . import formulas
 from .helpers import check_broadcast, promote
@@ -127,6 +128,7 @@ def mm(input, mat2):
         _same_dtype(input, mat2)
     if input._dtype.name == "bool":
         _not_bool(input, "addmm_impl_cpu_")
+    _budget.work(sa[0] * sa[1] * sb[1])
     return apply(Mm, (input, mat2))
 
 
@@ -146,6 +148,7 @@ def mv(input, vec):
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}")
     _not_bool(input, "addmv_impl_cpu")
+    _budget.work(sm[0] * sm[1])
     return apply(Mv, (input, vec))
 
 
@@ -165,6 +168,7 @@ def dot(input, other):
             f"number of elements, but got {n} and {m} elements respectively"
         )
     _not_bool(input, "dot")
+    _budget.work(n)
     return apply(Dot, (input, other))
 
 
@@ -183,6 +187,7 @@ def bmm(input, mat2):
     if input._dtype is not mat2._dtype:
         raise RuntimeError(f"expected scalar type {_TYPE[input._dtype.name]} but found "
                            f"{_TYPE[mat2._dtype.name]}")
+    _budget.work(sa[0] * sa[1] * sa[2] * sb[2])
     return apply(Bmm, (input, mat2))
 
 

@@ -4,6 +4,7 @@ backward ops, so that create_graph=True records torch's *BackwardBackward0 nodes
 from __future__ import annotations
 
 from .. import backend as B
+from .. import budget as _budget
 from ..autograd.function import Function, apply, apply_or_compute
 from ..creation import ones_like, zeros_like
 from ..tensor import Tensor
@@ -86,6 +87,8 @@ class Addmm(Function):
 @export()
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _check_addmm(input, mat1, mat2)
+    s1, s2 = B.shape(mat1._data), B.shape(mat2._data)
+    _budget.work(s1[0] * s1[1] * s2[1])
     return apply(Addmm, (input, mat1, mat2), beta, alpha)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import budget as _budget
 from .. import errors
 from ..autograd.function import Function, apply, apply_multi
 from ..dtypes import by_name, result_type
@@ -425,14 +426,15 @@ class ToCopy(Function):
 def view(input, *shape):
     if len(shape) == 1 and isinstance(shape[0], DType):
         raise NotImplementedError("view(dtype) is not supported")
-    shape = _infer_shape(size_args(shape), input.numel())
+    shape = _infer_shape(size_args(shape, "view", overloaded=("none", "many", "one")),
+                         input.numel())
     return apply(View, (input,), shape)
 
 
 @export(palette={"code": "{0}.reshape({shape})", "arity": 1, "group": "shape",
                  "label": "reshape(a)", "params": {"shape": "-1"}})
 def reshape(input, *shape):
-    shape = _infer_shape(size_args(shape), input.numel())
+    shape = _infer_shape(size_args(shape, "reshape", "shape"), input.numel())
     if B.view(input._data, shape) is not None:
         return apply(View if B.is_contiguous(input._data) else ReshapeAlias, (input,), shape)
     return apply(UnsafeView, (apply(Clone, (input,)),), shape)
@@ -477,7 +479,7 @@ def t(input):
 def permute(input, *dims):
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = size_args(dims)
+    dims = size_args(dims, "permute", "dims")
     nd = input.ndim
     if len(dims) != nd:
         raise RuntimeError(
@@ -528,7 +530,7 @@ def unsqueeze(input, dim):
 
 @export(function=False)
 def expand(input, *sizes):
-    sizes = size_args(sizes)
+    sizes = size_args(sizes, "expand")
     shape = B.shape(input._data)
     if len(sizes) < len(shape):
         raise RuntimeError(
@@ -598,6 +600,9 @@ def unbind(input, dim=0):
     dim = wrap_dim(dim, input.ndim)
     if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    # one tensor per row, made in Python: iterating a tensor, torch.Size(t), stack(t) and cat(t)
+    # all come here, so this is where a run's budget bounds them
+    _budget.rows(input.shape[dim], "this call (unbind, or iterating over a tensor)")
     return apply_multi(Unbind, (input,), dim)
 
 

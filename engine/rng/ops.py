@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
-from .. import creation
+from .. import creation, sizes
 from .. import state as _state
 from ..autograd.function import Function, apply
 from ..dtypes import bool_, by_name, float32, int64
@@ -44,9 +44,12 @@ def _numel(shape) -> int:
 
 # -- factories ---------------------------------------------------------------------------------
 
+_RAND_OVERLOADS = ("none", "many")  # where torch's parser reports "invalid combination"
+
+
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
-    shape = creation._size(size)
+    shape = creation.factory_size("rand", size, overloaded=_RAND_OVERLOADS)
     dt = dtype or float32
     _float_only(dt, "check_uniform_bounds")
     values = sampling.uniform(_gen(generator), _numel(shape), dt.name)
@@ -55,7 +58,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
-    shape = creation._size(size)
+    shape = creation.factory_size("randn", size, overloaded=_RAND_OVERLOADS)
     dt = dtype or float32
     _float_only(dt, "normal_kernel_cpu")
     values = sampling.normal(_gen(generator), _numel(shape), dt.name)
@@ -90,7 +93,8 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         pos = 3 if low is not None and len(args) == 0 and high is not None else 2
         raise TypeError(f"randint(): argument 'size' (position {pos}) must be tuple of ints, "
                         f"not {type(size).__name__}")
-    shape = creation._size((size,))
+    shape = sizes.size_from_value("randint", size, single_int=False)
+    sizes.check_alloc(shape)
     dt = dtype or int64
     values = _randint_values(_gen(generator), _numel(shape), low, high, dt)
     return creation._leaf(_shaped(values, shape, dt), dt, requires_grad, "randint")
@@ -98,9 +102,10 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
-    n = int(n)
+    n = sizes.int_arg("randperm", n, "n", 1)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    sizes.check_alloc((n,))
     dt = dtype or int64
     values = sampling.randperm(_gen(generator), n)
     return creation._leaf(_shaped(values, (n,), dt), dt, requires_grad, "randperm")
@@ -141,7 +146,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     if not t_mean and not t_std:
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments")
-        shape = creation._size((size,))
+        shape = sizes.size_from_value("normal", size, position=3)
+        sizes.check_alloc(shape)
         dt = dtype or float32
         _check_std(std)
         values = sampling.normal(gen, _numel(shape), dt.name, float(mean), float(std))

@@ -58,6 +58,10 @@ class UserFunction:
     def __call__(self, *args, **kwargs):
         return self.run.call_function(self, args, kwargs)
 
+    @property
+    def __name__(self) -> str:  # the engine names a hook by it in its errors, as torch does
+        return self.name
+
     def __get__(self, obj, cls=None):
         # a method: reading it from an instance binds the instance, as Python functions do
         return self if obj is None else types.MethodType(self, obj)

@@ -47,6 +47,7 @@ from .records import (
 from .statements import _CONTROL, _EXEC, _STMT_KIND, Statements, _Raised, _Stop
 
 _observer = engine.observer
+_budget = engine.budget
 _grad_mode = engine.autograd.grad_mode
 
 
@@ -187,8 +188,11 @@ class _Run(Statements, Expressions):
         if error is None:
             prev_grad = _grad_mode.state.grad_enabled
             prev_obs = _observer.state.observer
+            prev_budget = _budget.state.budget
             _grad_mode.state.grad_enabled = self.grad_enabled
             _observer.state.observer = self.observer
+            # the engine checks the run's deadline and sizes at every op, hook and print
+            _budget.state.budget = self.budget
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
@@ -215,6 +219,7 @@ class _Run(Statements, Expressions):
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
                 _observer.state.observer = prev_obs
+                _budget.state.budget = prev_budget
         if self.output.tell() != out_start:
             step.output = self.output.getvalue()[out_start:]
         step.error = error

@@ -73,6 +73,16 @@ _CONTROL = (_Break, _Continue, _Return)
 # errors that end the run whatever try statement surrounds them
 _FATAL = (LimitExceeded, ProgramError, RecursionError, MemoryError)
 
+
+def _range_length(r: range) -> int:
+    """len(r), also past sys.maxsize, where len() raises OverflowError: Python itself loops over
+    `range(2**63)` without complaint, so the loop limit (not an OverflowError) must stop it."""
+    try:
+        return len(r)
+    except OverflowError:
+        sign = 1 if r.step > 0 else -1
+        return max(0, (r.stop - r.start + r.step - sign) // r.step)
+
 _GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled,
                                    getattr(engine, "inference_mode", None)) if c is not None)
 # iterables a program may loop over besides its own containers and the engine's objects
@@ -145,9 +155,10 @@ class Statements:
         other iterable taken in full inside the header's step (bounded), so anything iterating
         runs (the engine's ops, the program's functions) does so within a step."""
         if type(value) is range:
-            if len(value) > self.limits.max_loop_iterations:
+            n = _range_length(value)
+            if n > self.limits.max_loop_iterations:
                 raise LimitExceeded("max_loop_iterations", f"this loop would run "
-                                    f"{len(value):,} times (the limit is "
+                                    f"{n:,} times (the limit is "
                                     f"{self.limits.max_loop_iterations:,})")
             return value
         return self.iterate(value, stmt)
