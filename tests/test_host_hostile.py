@@ -7,6 +7,7 @@ fresh session sees what a fresh process would (random numbers, warnings, grad mo
 """
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -236,18 +237,21 @@ def test_fuzzed_requests_get_one_clean_reply_at_every_entry_point(request_, nest
 # process, at the statement's line. (Timings are loose: this machine is shared; what is asserted
 # is the kind of stop and that it came long before the work would have finished.)
 
+_LIMITS = default_limits()
+SIDE = math.isqrt(_LIMITS.max_tensor_elements)  # a square matrix as big as one tensor may be
+PRODUCT = round(_LIMITS.max_matmul_work ** (1 / 3)) - 1  # a square product the work cap allows
 ONE_STATEMENT_CASES = [
-    ("printing a long list of big tensors", T + "a = torch.ones(1000, 1000)\nprint([a] * 1000)\n",
-     2, "max_seconds"),
-    ("hooks doing big products during backward", T + "a = torch.ones(400, 400)\n"
-     "x = torch.ones(400, 400, requires_grad=True)\n"
-     "hs = [x.register_hook(lambda g: g @ a) for i in range(3000)]\n"
+    ("printing a long list of big tensors",
+     T + f"a = torch.ones({SIDE}, {SIDE})\nprint([a] * 1000)\n", 2, "max_seconds"),
+    ("hooks doing big products during backward", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
+     f"x = torch.ones({PRODUCT}, {PRODUCT}, requires_grad=True)\n"
+     "hs = [x.register_hook(lambda g: g @ a) for i in range(300)]\n"
      "(x * 2).sum().backward()\n", 4, "max_seconds"),
-    ("a comprehension of big products", T + "a = torch.ones(500, 500)\n"
+    ("a comprehension of big products", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
      "b = [a @ a for i in range(5000)]\n", 2, "max_seconds"),
-    ("grad_fn hooks during backward", T + "a = torch.ones(300, 300)\n"
-     "x = torch.ones(300, 300, requires_grad=True)\ny = x * 2\n"
-     "hs = [y.grad_fn.register_prehook(lambda g: (g[0] @ a,)) for i in range(3000)]\n"
+    ("grad_fn hooks during backward", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
+     f"x = torch.ones({PRODUCT}, {PRODUCT}, requires_grad=True)\ny = x * 2\n"
+     "hs = [y.grad_fn.register_prehook(lambda g: (g[0] @ a,)) for i in range(300)]\n"
      "y.sum().backward()\n", 5, "max_seconds"),
 ]
 
