@@ -1,15 +1,17 @@
-"""A request that overruns its host's deadline is stopped, said so, and the session goes on.
+"""A request that runs past its time limit is stopped, said so, and the session goes on.
 
-One statement that the interpreter's clock cannot interrupt (printing a long list of large
-tensors takes minutes on either backend): the server's pool kills its worker process, the
-browser page terminates its Pyodide worker and starts another. Both answer with a `limit` error.
+One statement that would run for minutes (a list of thousands of large matrix products): the
+engine checks the run's deadline at every op and stops it at its line. What no check foresaw is
+stopped by the host's own deadline: the server's pool kills its worker process, the browser page
+terminates its Pyodide worker and starts another (tests/test_host_hostile.py, static/test/).
+Either way the answer is a `limit` error that says the program was stopped.
 """
 
 from playwright.sync_api import expect
 
 from .ui import error_text, node, open_app, results, set_code, type_code, wait_result
 
-RUNAWAY = "import torch\na = torch.ones(300, 300)\nprint([a] * 1000)\n"
+RUNAWAY = "import torch\na = torch.ones(170, 170)\nb = [(a @ a).sum() for i in range(10000)]\n"
 GOOD = "import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x * 3\ny.backward()\n"
 # The host's 5 s time limit, the deadline's margin (3 s on the server, 5 s in the browser), and
 # in the browser a new Pyodide's start before the next reply.
@@ -24,7 +26,7 @@ def test_a_runaway_program_is_stopped_and_the_session_goes_on(page, host):
     type_code(page, RUNAWAY)
     wait_result(page, before, timeout=STOPPED_MS)
     text = error_text(page)
-    assert "The program was stopped" in text and "it was stopped" in text
+    assert "it was stopped" in text
     assert "Traceback" not in text and "/work" not in text
     # the next program runs (in the browser, on a new Pyodide worker)
     before = results(page)

@@ -212,6 +212,8 @@ def _render(values, shape, indent: int, summarize: bool, fmt: _ElementFormatter)
 
 
 def _coerce_all(values, shape, dtype):
+    if values is None:  # an element a summarised print does not show (tensor.py reads only those)
+        return None
     if not shape:
         if isinstance(values, (list, tuple)):  # tolerate a 1-element wrapper
             while isinstance(values, (list, tuple)):

@@ -19,7 +19,7 @@ from . import observer as _observer
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dims import wrap_dim as _wrap_dim
 from .dtypes import _BY_NAME
-from .printing import Size, format_tensor
+from .printing import PRINT_OPTIONS, Size, format_tensor
 
 
 def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
@@ -359,9 +359,10 @@ class Tensor:
                 invalid = True  # torch prints "Invalid" where reading grad_fn would raise
         fn = self._grad_fn
         name = "Invalid" if invalid else fn.class_name() if fn is not None else None
+        shape = B.shape(self._data)
         return format_tensor(
-            B.tolist(self._data),
-            B.shape(self._data),
+            _printed_values(self._data, shape),
+            shape,
             self._dtype.name,
             requires_grad=self._requires_grad and fn is None,
             grad_fn=name,
@@ -381,6 +382,35 @@ class Tensor:
         obs = _observer.state.observer
         if obs is not None:
             obs.inplace(self, op, self._vc[0])
+
+
+def _printed_values(data, shape):
+    """tolist() of what a print shows. A tensor over the print threshold shows only the first
+    and last `edgeitems` along every dim: only those are read (None stands for the rest), so
+    printing a big tensor costs what is printed, not its size."""
+    if B.numel(data) <= PRINT_OPTIONS["threshold"]:
+        return B.tolist(data)
+    edge = PRINT_OPTIONS["edgeitems"]
+
+    def shown(a, dims):
+        n = dims[0]
+        if n <= 2 * edge:
+            kept = range(n)
+        else:
+            kept = (*range(edge), *range(n - edge, n))
+        if len(dims) == 1:
+            if n <= 2 * edge:
+                return B.tolist(a)
+            row = [None] * n
+            row[:edge] = B.tolist(B.getitem(a, slice(0, edge)))
+            row[n - edge:] = B.tolist(B.getitem(a, slice(n - edge, n)))
+            return row
+        out = [None] * n
+        for i in kept:
+            out[i] = shown(B.getitem(a, i), dims[1:])
+        return out
+
+    return shown(data, shape)
 
 
 # The ops need the class above and the class needs the ops: this is the one import cycle

@@ -218,7 +218,8 @@ _requests = st.fixed_dictionaries(
               "example": st.one_of(st.text(max_size=20), _values)})
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_requests, _values), st.integers(min_value=0, max_value=40))
 def test_fuzzed_requests_get_one_clean_reply_at_every_entry_point(request_, nest):
     for _ in range(nest % 12):  # sometimes nested past the depth limit
@@ -242,7 +243,7 @@ SIDE = math.isqrt(_LIMITS.max_tensor_elements)  # a square matrix as big as one 
 PRODUCT = round(_LIMITS.max_matmul_work ** (1 / 3)) - 1  # a square product the work cap allows
 ONE_STATEMENT_CASES = [
     ("printing a long list of big tensors",
-     T + f"a = torch.ones({SIDE}, {SIDE})\nprint([a] * 1000)\n", 2, "max_seconds"),
+     T + f"a = torch.ones({SIDE}, {SIDE})\nprint([a] * 20000)\n", 2, "max_seconds"),
     ("hooks doing big products during backward", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
      f"x = torch.ones({PRODUCT}, {PRODUCT}, requires_grad=True)\n"
      "hs = [x.register_hook(lambda g: g @ a) for i in range(300)]\n"

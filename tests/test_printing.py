@@ -285,3 +285,19 @@ def test_size():
             assert repr(Size(dims)) == repr(real_torch.Size(dims))
             assert Size(dims).numel() == real_torch.Size(dims).numel()
         assert repr(s[1:]) == repr(real_torch.Size([2, 3])[1:])
+
+
+@pytest.mark.parametrize("shape", [(1001,), (3, 400), (400, 3), (7, 7, 7, 7), (2, 3, 200),
+                                   (1, 1, 2000), (0, 5000), (6, 6, 6, 6, 6)])
+def test_a_big_tensor_prints_from_its_shown_elements_only_as_from_all_of_them(shape):
+    # Tensor.__repr__ reads only the edge items of a tensor over the threshold (printing a big
+    # tensor must cost what is printed); the text is the formatter's on the full tolist()
+    import engine
+    n = math.prod(shape)
+    for t in (engine.arange(n, dtype=engine.float32).reshape(shape) * 0.37 - 5,
+              engine.arange(n).reshape(shape) > n // 2, engine.arange(n).reshape(shape) * 1000):
+        full = format_tensor(t.tolist(), shape, str(t.dtype))
+        assert repr(t) == full
+        if t.dim() == 2:
+            u = t.t()
+            assert repr(u) == format_tensor(u.tolist(), tuple(u.shape), str(u.dtype))
