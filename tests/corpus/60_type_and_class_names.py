@@ -51,3 +51,12 @@ def describe(obj):
 
 print([describe(v) for v in (x, 2, "a", model, loss.grad_fn)])
 print(describe.__name__, (lambda t: t).__name__, torch.relu.__name__, torch.__name__)
+
+# the legacy type names some tutorials still print
+w = model.hidden.weight
+print(w.type(), w.type(torch.float64).grad_fn.name(), w.type("torch.DoubleTensor").dtype)
+print(torch.arange(3).type(), (x > 0).type(), x.type(torch.float32) is x)
+try:
+    x.type("torch.HalfFloat")
+except ValueError as err:
+    print("ValueError:", err)
