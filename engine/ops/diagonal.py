@@ -110,12 +110,13 @@ class Trace(Function):
         # torch's trace_backward: grad written at every (cols + 1)-th element of flat zeros
         rows, cols = self.in_shape
         zeros = Tensor._make(B.zeros((rows * cols,), grad._dtype.name), grad._dtype)
-        index = B.arange(0, rows * cols, cols + 1, "int64")
+        index = Tensor._make(B.arange(0, rows * cols, cols + 1, "int64"), int64)
         return (apply(IndexFill, (zeros, grad), index).view(rows, cols),)
 
 
 class IndexFill(Function):
-    """self with the 0-dim tensor `value` written at `index` along dim 0 (trace's backward)."""
+    """self with the 0-dim tensor `value` written at `index` (an int64 tensor) along dim 0
+    (trace's backward, which makes the index itself: nothing else can change it)."""
 
     name_ = "IndexFillBackward1"
     chain_rule = ("index_fill wrote value at index: to self {grad} with zeros there; to value the sum "
@@ -124,7 +125,7 @@ class IndexFill(Function):
     def forward(self, a, value, index):
         self.index = index
         out = B.copy(a._data)
-        B.setitem(out, index, value._data)
+        B.setitem(out, index._data, value._data)
         return out
 
     def backward(self, grad):

@@ -14,6 +14,7 @@ from .formulas import sum_to
 from .helpers import check_broadcast, wrap_dim
 from .inplace import run_inplace
 from .registry import export
+from .shape import cat
 
 
 def _shape_list(shape) -> str:
@@ -71,15 +72,18 @@ class Gather(Function):
                   "at those places (repeats add up)")
 
     def forward(self, a, dim, index):
-        self.in_shape, self.dim, self.index = B.shape(a._data), dim, index
-        ishape = B.shape(index)
+        self.in_shape, self.dim = B.shape(a._data), dim
+        self.save(a, index)  # torch saves both: changing either in place is caught
+        ix = index._data
+        ishape = B.shape(ix)
         x = B.reshape(a._data, _as_1d(self.in_shape))
-        out = B.getitem(x, _grid(_as_1d(ishape), dim, B.reshape(index, _as_1d(ishape))))
+        out = B.getitem(x, _grid(_as_1d(ishape), dim, B.reshape(ix, _as_1d(ishape))))
         return B.reshape(out, ishape)
 
     def backward(self, grad):
+        _, index = self.saved_tensors
         zeros = _zeros(self.in_shape, grad._dtype)
-        return (apply(ScatterAdd, (zeros, grad), self.dim, self.index),)
+        return (apply(ScatterAdd, (zeros, grad), self.dim, index),)
 
 
 class ScatterAdd(Function):
@@ -91,7 +95,9 @@ class ScatterAdd(Function):
                   "{grad} picked at index")
 
     def forward(self, a, src, dim, index):
-        self.dim, self.index = dim, index
+        self.dim = dim
+        self.save(index)
+        index = index._data
         x = a._data
         shape, ishape = _as_1d(B.shape(x)), _as_1d(B.shape(index))
         if not B.numel(index):
@@ -105,7 +111,8 @@ class ScatterAdd(Function):
         return B.reshape(B.index_add(shape, at, values, a._dtype.name), B.shape(x))
 
     def backward(self, grad):
-        g_src = apply(Gather, (grad,), self.dim, self.index) if self.needs(1) else None
+        (index,) = self.saved_tensors
+        g_src = apply(Gather, (grad,), self.dim, index) if self.needs(1) else None
         return (grad if self.needs(0) else None, g_src)
 
 
@@ -142,7 +149,9 @@ class Scatter(Function):
                   "was written; to src {grad} picked at index")
 
     def forward(self, a, src, dim, index):
-        self.dim, self.index = dim, index
+        self.dim = dim
+        self.save(index)
+        index = index._data
         out = B.copy(a._data)
         shape, ishape = B.shape(out), B.shape(index)
         if B.numel(index):
@@ -153,8 +162,9 @@ class Scatter(Function):
         return out
 
     def backward(self, grad):
-        g_self = apply(ScatterValue, (grad,), self.dim, self.index, 0) if self.needs(0) else None
-        g_src = apply(Gather, (grad,), self.dim, self.index) if self.needs(1) else None
+        (index,) = self.saved_tensors
+        g_self = apply(ScatterValue, (grad,), self.dim, index, 0) if self.needs(0) else None
+        g_src = apply(Gather, (grad,), self.dim, index) if self.needs(1) else None
         return g_self, g_src
 
 
@@ -163,7 +173,9 @@ class ScatterValue(Function):
     chain_rule = "scatter wrote a number into self at index along dim: to self {grad} with zeros there"
 
     def forward(self, a, dim, index, value):
-        self.dim, self.index = dim, index
+        self.dim = dim
+        self.save(index)
+        index = index._data
         out = B.copy(a._data)
         shape, ishape = B.shape(out), B.shape(index)
         if B.numel(index):
@@ -173,7 +185,8 @@ class ScatterValue(Function):
         return out
 
     def backward(self, grad):
-        return (apply(ScatterValue, (grad,), self.dim, self.index, 0),)
+        (index,) = self.saved_tensors
+        return (apply(ScatterValue, (grad,), self.dim, index, 0),)
 
 
 def _check_index(input, dim: int, index, others=(), fn="gather") -> None:
@@ -219,7 +232,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     dim = wrap_dim(dim, input.ndim)
     _index_dtype(index, "gather")
     _check_index(input, dim, index)
-    return apply(Gather, (input,), dim, index._data)
+    return apply(Gather, (input,), dim, index)
 
 
 def _scatter_args(input, dim, index, src, value, reduce, fn: str):
@@ -236,12 +249,12 @@ def _scatter_args(input, dim, index, src, value, reduce, fn: str):
         if src._dtype is not input._dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         _check_index(input, dim, index, (src,), fn="scatter")
-        return Scatter, (src,), (dim, index._data)
+        return Scatter, (src,), (dim, index)
     number = value if src is None else src
     if number is None:
         raise TypeError(f"{fn}() missing 1 required positional argument: \"src\"")
     _check_index(input, dim, index, fn="scatter")
-    return ScatterValue, (), (dim, index._data, number)
+    return ScatterValue, (), (dim, index, number)
 
 
 @export()
@@ -265,7 +278,7 @@ def _scatter_add_args(input, dim, index, src, fn: str):
     if src._dtype is not input._dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_index(input, dim, index, (src,), fn="scatter")
-    return dim, index._data
+    return dim, index
 
 
 @export()
@@ -283,7 +296,8 @@ def scatter_add_(self, dim, index, src):
 # -- index_select --------------------------------------------------------------------------------
 
 def _along(dim: int, index) -> tuple:
-    return (slice(None),) * dim + (index,)
+    """The backend index of index_select's 0-dim or 1-D index tensor along dim."""
+    return (slice(None),) * dim + (B.reshape(index._data, (B.numel(index._data),)),)
 
 
 class IndexSelect(Function):
@@ -293,14 +307,16 @@ class IndexSelect(Function):
 
     def forward(self, a, dim, index):
         x = a._data
-        self.in_shape, self.dim, self.index = B.shape(x), dim, index
+        self.in_shape, self.dim = B.shape(x), dim
+        self.save(index)
         if not self.in_shape:
             return B.copy(x)
         return B.getitem(x, _along(dim, index))
 
     def backward(self, grad):
+        (index,) = self.saved_tensors
         zeros = _zeros(self.in_shape, grad._dtype)
-        return (apply(IndexAdd, (zeros, grad), self.dim, self.index),)
+        return (apply(IndexAdd, (zeros, grad), self.dim, index),)
 
 
 class IndexAdd(Function):
@@ -311,7 +327,8 @@ class IndexAdd(Function):
                   "source {grad} picked at those slices")
 
     def forward(self, a, source, dim, index):
-        self.dim, self.index = dim, index
+        self.dim = dim
+        self.save(index)
         x = a._data
         shape = B.shape(x)
         if not shape:
@@ -320,7 +337,8 @@ class IndexAdd(Function):
         return B.add(x, added)
 
     def backward(self, grad):
-        g_src = apply(IndexSelect, (grad,), self.dim, self.index) if self.needs(1) else None
+        (index,) = self.saved_tensors
+        g_src = apply(IndexSelect, (grad,), self.dim, index) if self.needs(1) else None
         return (grad if self.needs(0) else None, g_src)
 
 
@@ -334,11 +352,10 @@ def index_select(input, dim, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._dtype is not int64:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    idx = B.reshape(index._data, (B.numel(index._data),))
     size = input.shape[dim] if input.ndim else 1
-    if _first_out_of_range(idx, size) is not None:
+    if _first_out_of_range(index._data, size) is not None:
         raise IndexError("index out of range in self")
-    return apply(IndexSelect, (input,), dim, idx)
+    return apply(IndexSelect, (input,), dim, index)
 
 
 # -- masked_select -------------------------------------------------------------------------------
@@ -353,13 +370,15 @@ class MaskedSelect(Function):
     def forward(self, a, mask):
         x, m = a._data, mask._data
         shape = tuple(B.broadcast_shapes(B.shape(x), B.shape(m)))
-        self.in_shape, self.mask = B.shape(x), mask
+        self.in_shape = B.shape(x)
+        self.save(a, mask)  # torch saves both: changing either in place is caught
         return B.getitem(B.expand(x, shape), B.expand(m, shape))
 
     def backward(self, grad):
-        shape = tuple(B.broadcast_shapes(self.in_shape, B.shape(self.mask._data)))
+        _, mask = self.saved_tensors
+        shape = tuple(B.broadcast_shapes(self.in_shape, B.shape(mask._data)))
         zeros = _zeros(shape, grad._dtype)
-        return (sum_to(apply(MaskedScatter, (zeros, grad), self.mask), self.in_shape),)
+        return (sum_to(apply(MaskedScatter, (zeros, grad), mask), self.in_shape),)
 
 
 class MaskedScatter(Function):
@@ -371,7 +390,8 @@ class MaskedScatter(Function):
                   "there; to source {grad} at those places, in order")
 
     def forward(self, a, source, mask):
-        self.mask, self.source_shape = mask, B.shape(source._data)
+        self.source_shape = B.shape(source._data)
+        self.save(mask)
         out = B.copy(a._data)
         m = B.expand(mask._data, B.shape(out))
         count = int(B.item(B.sum(B.astype(m, "int64"), None, False)))
@@ -380,17 +400,16 @@ class MaskedScatter(Function):
         return out
 
     def backward(self, grad):
+        (mask,) = self.saved_tensors
         g_self = g_src = None
         if self.needs(0):
-            g_self = grad.masked_fill(self.mask, 0.0)
+            g_self = grad.masked_fill(mask, 0.0)
         if self.needs(1):
-            picked = apply(MaskedSelect, (grad,), self.mask)
+            picked = apply(MaskedSelect, (grad,), mask)
             n = 1
             for s in self.source_shape:
                 n *= s
             if picked.numel() < n:  # source elements past the mask's count got nothing
-                from .shape import cat
-
                 picked = cat([picked, _zeros((n - picked.numel(),), grad._dtype)])
             g_src = picked.reshape(self.source_shape)
         return g_self, g_src

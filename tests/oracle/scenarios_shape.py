@@ -115,6 +115,19 @@ def op_gather_and_scatter(torch, rec):
     big = torch.ones(3, 4, requires_grad=True)
     rec.raises("scatter src larger than index, backward",
                lambda: x.detach().scatter(1, idx, big).sum().backward())
+    # what backward needs is saved: changing it in place before backward is caught
+    k = idx.clone()
+    picked = x.gather(1, k)
+    k.zero_()
+    rec.raises("gather, index changed in place", lambda: picked.sum().backward())
+    p = x * 1
+    picked = p.gather(1, idx)
+    p.mul_(2)
+    rec.raises("gather, input changed in place", lambda: picked.sum().backward())
+    k = idx.clone()
+    written = x.scatter(1, k, 1.0)
+    k.fill_(1)
+    rec.raises("scatter, index changed in place", lambda: written.sum().backward())
     m = torch.tensor(_M)
     rec.raises("gather float index", lambda: m.gather(1, idx.float()))
     rec.raises("gather index out of range", lambda: m.gather(1, torch.tensor([[0, 5], [7, 0]])))
@@ -146,6 +159,19 @@ def op_index_select_and_masked_select(torch, rec):
            lambda m: torch.masked_select(m, torch.tensor([True, False, True, False])), _M)
     _check(torch, rec, "masked_select broadcast input",
            lambda v: v.masked_select(torch.tensor([[True], [False], [True]])), _V)
+    x = torch.tensor(_M, requires_grad=True)
+    k = torch.tensor([1, 2])
+    rows = x.index_select(0, k)
+    k.zero_()
+    rec.raises("index_select, index changed in place", lambda: rows.sum().backward())
+    mask = x.detach() > 1
+    kept = x.masked_select(mask)
+    mask[0, 0] = True
+    rec.raises("masked_select, mask changed in place", lambda: kept.sum().backward())
+    p = x * 1
+    kept = p.masked_select(p > 1)
+    p.mul_(2)
+    rec.raises("masked_select, input changed in place", lambda: kept.sum().backward())
     m = torch.tensor(_M)
     rec.value("index_select of a number", torch.tensor(5.0).index_select(0, torch.tensor(0)))
     rec.raises("index_select 2-d index", lambda: m.index_select(0, torch.tensor(_IDX)))
