@@ -15,8 +15,15 @@ def _int_list(value) -> list:
     return [int(value)] if isinstance(value, int) else [int(v) for v in value]
 
 
-def _varargs(args, fn: str, what: str) -> list:
-    """A method's dims or sizes given as f(0, 1), f((0, 1)) or f([0, 1])."""
+def _varargs(args, fn: str, what: str, kwargs=None) -> list:
+    """A method's dims or sizes given as f(0, 1), f((0, 1)), f([0, 1]) or by keyword."""
+    if kwargs:
+        for key in kwargs:
+            if key != what:
+                raise TypeError(f"{fn}() got an unexpected keyword argument '{key}'")
+        if args:
+            raise TypeError(f"{fn}() got multiple values for argument '{what}'")
+        args = (kwargs[what],)
     if not args:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "{what}"')
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
@@ -62,8 +69,8 @@ def flip(input, dims):
 
 @export("flip", function=False, palette={"code": "{0}.flip(0)", "arity": 1, "group": "shape",
                                          "label": "flip(a)"})
-def _flip_method(self, *dims):
-    return _flip(self, _varargs(dims, "flip", "dims"))
+def _flip_method(self, *dims, **kwargs):
+    return _flip(self, _varargs(dims, "flip", "dims", kwargs))
 
 
 @export()
@@ -187,8 +194,8 @@ def _repeat(input, repeats: list):
 
 @export("repeat", function=False, palette={"code": "{0}.repeat(2, 1)", "arity": 1,
                                            "group": "shape", "label": "repeat(a)"})
-def repeat(self, *repeats):
-    return _repeat(self, _varargs(repeats, "repeat", "repeats"))
+def repeat(self, *repeats, **kwargs):
+    return _repeat(self, _varargs(repeats, "repeat", "repeats", kwargs))
 
 
 def _tile(input, dims: list):
@@ -198,12 +205,14 @@ def _tile(input, dims: list):
 
 @export(method=False)
 def tile(input, dims):
+    if isinstance(dims, int):
+        raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not int")
     return _tile(input, _int_list(dims))
 
 
 @export("tile", function=False)
-def _tile_method(self, *dims):
-    return _tile(self, _varargs(dims, "tile", "dims"))
+def _tile_method(self, *dims, **kwargs):
+    return _tile(self, _varargs(dims, "tile", "dims", kwargs))
 
 
 # -- movedim -------------------------------------------------------------------------------------

@@ -89,12 +89,21 @@ def _by_sizes(input, sizes, dim: int) -> tuple:
     return apply_multi(SplitWithSizes, (input,), dim, tuple(bounds))
 
 
-@export()
-def split(tensor, split_size_or_sections, dim=0):
+def _split(tensor, sizes, dim):
     d = _dim_of(tensor, dim, "split")
-    if isinstance(split_size_or_sections, (list, tuple)):
-        return _by_sizes(tensor, split_size_or_sections, d)
-    return _by_size(tensor, int(split_size_or_sections), d)
+    if isinstance(sizes, (list, tuple)):
+        return _by_sizes(tensor, sizes, d)
+    return _by_size(tensor, int(sizes), d)
+
+
+@export(method=False)
+def split(tensor, split_size_or_sections, dim=0):
+    return _split(tensor, split_size_or_sections, dim)
+
+
+@export("split", function=False)
+def _split_method(self, split_size, dim=0):
+    return _split(self, split_size, dim)
 
 
 @export()

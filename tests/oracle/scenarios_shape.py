@@ -48,6 +48,9 @@ def op_flip_and_roll(torch, rec):
     rec.value("roll 0-dim", s.roll(2))
     rec.value("flip ints", torch.tensor([[1, 2], [3, 4]]).flip(1))
     m = torch.tensor(_M)
+    rec.value("flip by keyword", m.flip(dims=[0]))
+    rec.raises("flip dims twice", lambda: m.flip(0, dims=[0]))
+    rec.value("roll by keyword", torch.roll(m, shifts=1, dims=(0,)))
     rec.raises("flip no dims", lambda: m.flip())
     rec.raises("flip repeated dim", lambda: m.flip(0, -2))
     rec.raises("flip dim out of range", lambda: m.flip(2))
@@ -74,6 +77,8 @@ def op_repeat_tile_movedim(torch, rec):
     rec.value("repeat 0-dim", torch.tensor(3.0).repeat(3))
     rec.value("tile of ints", torch.tensor([1, 2]).tile(2, 1))
     rec.value("tile no reps", m.tile(()))
+    rec.value("repeat by keyword", m.repeat(repeats=[1, 2]))
+    rec.raises("torch.tile int dims", lambda: torch.tile(m, 2))
     rec.raises("repeat too few", lambda: m.repeat(2))
     rec.raises("repeat negative", lambda: m.repeat(-1, 1))
     rec.raises("repeat nothing", lambda: m.repeat())
@@ -216,6 +221,9 @@ def op_split_and_chunk(torch, rec):
     _grads(torch, rec, "split one part used", b * 3, [x])
     c, d = x.chunk(2, 1)
     _grads(torch, rec, "chunk both parts", c * d, [x])
+    rec.value("keywords", (x.split(split_size=2, dim=0), torch.split(x, split_size_or_sections=[3, 1],
+                                                                     dim=1),
+                           torch.chunk(x, chunks=2, dim=1)))
     rec.value("chunk 6 of 4", torch.tensor(_V).chunk(6))
     rec.value("chunk 5 of 6", torch.arange(6).chunk(5))
     rec.value("chunk of empty", torch.zeros(0).chunk(3))
