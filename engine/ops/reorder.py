@@ -4,6 +4,7 @@ movedim (moveaxis). flip, roll and repeat make copies; movedim is a permute (a v
 from __future__ import annotations
 
 from .. import backend as B
+from .. import sizes as _sizes
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .helpers import wrap_dim
@@ -23,12 +24,9 @@ def _varargs(args, fn: str, what: str, kwargs=None) -> list:
                 raise TypeError(f"{fn}() got an unexpected keyword argument '{key}'")
         if args:
             raise TypeError(f"{fn}() got multiple values for argument '{what}'")
-        args = (kwargs[what],)
-    if not args:
-        raise TypeError(f'{fn}() missing 1 required positional arguments: "{what}"')
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return [int(v) for v in args[0]]
-    return [int(v) for v in args]
+        return list(_sizes.size_from_value(fn, kwargs[what], what, position=None))
+    # ints only, refused as torch's parser refuses them (engine/sizes.py)
+    return list(_sizes.size_from_varargs(fn, tuple(args), what))
 
 
 # -- flip ----------------------------------------------------------------------------------------
@@ -189,6 +187,7 @@ def _repeat(input, repeats: list):
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"[{', '.join(map(str, sizes))}]")
+    _sizes.check_alloc(sizes, "this repeat")
     return apply(Repeat, (input,), tuple(repeats))
 
 
