@@ -108,6 +108,7 @@ class _Run(Statements, Expressions):
         self.error: ProgramError | None = None
         self.budget = Budget(self.limits)
         self.observer = LimitObserver(self.budget, interp.observer)
+        self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
         self.loop: tuple = ()
         self.node = None  # the node being evaluated (for error positions)
