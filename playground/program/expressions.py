@@ -316,6 +316,13 @@ class Expressions:
                     self.check_callable(a, node)
             if isinstance(fn, nn.Module):
                 guard_module_call(fn, tuple(args), self.limits)
+                named = [(f"input{i}" if i else "input", a) for i, a in enumerate(args)]
+                result = self.scoped_call("module", type(fn).__name__,
+                                          named + list(kwargs.items()),
+                                          lambda: fn(*args, **kwargs))
+                self.node = node
+                self.check_value(result)
+                return result
             elif isinstance(fn, type) and fn in policy.layer_classes:
                 guard_constructor(tuple(args), kwargs, self.limits)
             elif isinstance(fn, types.BuiltinMethodType) and type(fn.__self__) in _PY_TYPES:

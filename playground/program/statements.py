@@ -448,6 +448,12 @@ class Statements:
             raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
                                 f"functions (the limit is {self.limits.max_call_depth})")
         bound = bind_arguments(fn, args, kwargs)
+        if self.on_call_begin is None:
+            return self.run_function(fn, bound, args)
+        return self.scoped_call("function", fn.qualname, list(bound.items()),
+                                lambda: self.run_function(fn, bound, args))
+
+    def run_function(self, fn: UserFunction, bound: dict, args: tuple):
         scope = fn.scope
         frame = Frame("function", fn.closure, scope.local_names, fn, scope.global_names,
                       scope.nonlocal_names)
