@@ -252,7 +252,7 @@ class DelayedError(_Op):
     """What a once_differentiable backward's results get when a graph of them was asked for:
     differentiating them again raises."""
 
-    name_ = "Error"
+    name_ = "torch::autograd::Error"
     chain_rule = "a backward marked @once_differentiable cannot be differentiated again"
 
     def forward(self, x):

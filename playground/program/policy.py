@@ -31,6 +31,7 @@ NAMESPACES = {
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
     "torch.autograd.function": custom_function,
+    "torch.cuda": engine.cuda,
 }
 
 _TORCH_NAMES = (
@@ -42,6 +43,7 @@ _TORCH_NAMES = (
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
+    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function")
@@ -55,7 +57,7 @@ TENSOR_ATTRS = frozenset((
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
-    "uniform_", "view", "view_as", "zero_",
+    "uniform_", "view", "view_as", "zero_", "type", "cuda",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
@@ -65,7 +67,7 @@ CTX_ATTRS = NODE_ATTRS | frozenset(("save_for_backward", "saved_tensors", "needs
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
-    "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
+    "float", "double", "to", "apply", "cpu", "cuda", "append", "extend", "insert",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 # what a learner reads on a learning-rate schedule: its methods, its position, the optimizer it
@@ -165,6 +167,7 @@ class Policy:
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
         self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
+        self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}
                   | _public_subclasses(nn, nn.Module))
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
@@ -187,9 +190,8 @@ class Policy:
                 elif callable(value) and not isinstance(value, types.ModuleType):
                     self.callables.add(id(value))
         self.layer_classes = {c for c in self.classes if issubclass(c, nn.Module)}
-        # torch.Tensor is for isinstance(); its constructor is the engine's own. A Function
-        # is for subclassing: its own forward/backward raise, and a ctx is made by apply
-        self.classes.discard(engine.Tensor)
+        # A Function is for subclassing: its own forward/backward raise, and a ctx is made by
+        # apply. (torch.Tensor(...) is the legacy constructor, engine/legacy.py.)
         self.classes.discard(UserFunctionBase)
         self.classes.discard(custom_function.FunctionCtx)
 
@@ -222,6 +224,8 @@ class Policy:
             return name == "remove"
         if isinstance(obj, Size):
             return name == "numel"
+        if isinstance(obj, engine.device):
+            return name in ("type", "index")
         if isinstance(obj, DType):
             return name in ("is_floating_point", "is_complex", "is_signed", "itemsize")
         if isinstance(obj, engine.Generator):

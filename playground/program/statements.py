@@ -28,11 +28,11 @@ from .functions import (
 from .operators import INPLACE
 from .policy import (
     EXCEPTIONS,
-    Ctx,
-    UserFunctionBase,
     NAMESPACES,
     PYTHON_MODULES,
     SETTABLE_ATTRS,
+    Ctx,
+    UserFunctionBase,
 )
 from .records import ProgramError, exception_message
 
