@@ -240,3 +240,18 @@ def test_an_input_returned_as_it_is_becomes_a_new_output(lib):
     assert y is not x and y.grad_fn.name() == "SameBackward"
     y.sum().backward()
     assert x.grad.tolist() == [5.0, 5.0]
+
+
+def test_extra_nones_after_the_gradients_are_dropped_as_torch_drops_them(lib):
+    class Extra(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, None
+
+    x = leaf(lib)
+    Extra.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]

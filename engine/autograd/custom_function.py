@@ -24,6 +24,7 @@ interpreted functions), so the engine knows nothing of where they come from.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 from .. import backend as B
 from .. import observer as _observer
@@ -130,14 +131,18 @@ def _zeros(shape, dtype) -> Tensor:
     return Tensor._make(B.zeros(shape, dtype.name), dtype)
 
 
+# each Function class -> its node class (weakly: a class goes when nothing uses it)
+NODE_CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class Function:
     """torch.autograd.Function: subclass it with static forward and backward, call `apply`."""
 
     def __init_subclass__(cls, **kwargs):
         # every Function class gets its own node class, `<name>Backward`, as torch's metaclass
-        # gives it
+        # gives it; kept outside the class, whose attributes are the subclass author's
         super().__init_subclass__(**kwargs)
-        cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,),
+        NODE_CLASSES[cls] = type(f"{cls.__name__}Backward", (BackwardCFunction,),
                                  {"name_": f"{cls.__name__}Backward", "_forward_cls": cls,
                                   "__module__": "torch.autograd.function", "__slots__": ()})
 
@@ -170,7 +175,7 @@ class Function:
 
 
 def _apply(cls, args: tuple, kwargs: dict):
-    node_cls = cls._backward_cls
+    node_cls = NODE_CLASSES[cls]
     ctx = node_cls.__new__(node_cls)
     tensors = [a for a in args if isinstance(a, Tensor)]
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)

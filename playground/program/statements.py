@@ -420,7 +420,8 @@ class Statements:
                 fn.owner = cls
                 fn.qualname = f"{stmt.name}.{attr}"
         if issubclass(cls, UserFunctionBase):
-            cls._backward_cls.chain_rule = self.backward_rule(cls)
+            engine.autograd.custom_function.NODE_CLASSES[cls].chain_rule = \
+                self.backward_rule(cls)
         self.bind(stmt.name, cls)
 
     def backward_rule(self, cls) -> str:
