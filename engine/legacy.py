@@ -108,5 +108,3 @@ def tensor_type(self, dtype=None, non_blocking=False):
         dtype = _dtype_by_name(by_name[dtype])
     return self.to(dtype)
 
-
-Tensor.type = tensor_type

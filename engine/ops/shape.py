@@ -931,6 +931,15 @@ def _cpu(self):
     return self
 
 
+@export("type", function=False)
+def _type(self, dtype=None, non_blocking=False):
+    # the legacy types (torch.LongTensor) live with the legacy constructors, which need the
+    # finished Tensor class: imported when called
+    from ..legacy import tensor_type
+
+    return tensor_type(self, dtype)
+
+
 @export("cuda", function=False)
 def _cuda(self, device=None, non_blocking=False):
     raise AssertionError(NO_CUDA)

@@ -57,7 +57,7 @@ TENSOR_ATTRS = frozenset((
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
-    "uniform_", "view", "view_as", "zero_", "type", "cuda",
+    "uniform_", "view", "view_as", "zero_",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
