@@ -87,24 +87,3 @@ FloatTensor = LegacyTensorType("FloatTensor", (), {"dtype": float32, "__slots__"
 DoubleTensor = LegacyTensorType("DoubleTensor", (), {"dtype": float64, "__slots__": ()})
 LongTensor = LegacyTensorType("LongTensor", (), {"dtype": int64, "__slots__": ()})
 
-
-_LEGACY_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
-                 "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
-
-
-def tensor_type(self, dtype=None, non_blocking=False):
-    """Tensor.type(): the legacy type name, or a copy as the given type (a legacy type, a
-    dtype or a legacy name)."""
-    if dtype is None:
-        return _LEGACY_NAMES[self._dtype.name]
-    if isinstance(dtype, LegacyTensorType):
-        dtype = dtype.dtype
-    elif isinstance(dtype, str):
-        by_name = {v: k for k, v in _LEGACY_NAMES.items()}
-        if dtype not in by_name:
-            raise ValueError(f"invalid type: '{dtype}'")
-        from .dtypes import by_name as _dtype_by_name
-
-        dtype = _dtype_by_name(by_name[dtype])
-    return self.to(dtype)
-
