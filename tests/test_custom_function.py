@@ -101,6 +101,7 @@ def test_apply_runs_forward_without_grad_and_the_node_is_ctx(lib):
     assert y.grad_fn.seen_grad_mode is False
     assert type(y.grad_fn).__name__ == "ScaleBackward" == y.grad_fn.name()
     assert type(y.grad_fn).__module__ == "torch.autograd.function"
+    assert repr(type(y.grad_fn)) == "<class 'torch.autograd.function.ScaleBackward'>"
     assert repr(y.grad_fn).startswith("<torch.autograd.function.ScaleBackward object at 0x")
     assert repr(y) == "tensor([3., 6.], grad_fn=<ScaleBackward>)"
     # one edge per tensor argument: the number has none

@@ -142,9 +142,13 @@ class Function:
         # every Function class gets its own node class, `<name>Backward`, as torch's metaclass
         # gives it; kept outside the class, whose attributes are the subclass author's
         super().__init_subclass__(**kwargs)
-        NODE_CLASSES[cls] = type(f"{cls.__name__}Backward", (BackwardCFunction,),
-                                 {"name_": f"{cls.__name__}Backward", "_forward_cls": cls,
-                                  "__module__": "torch.autograd.function", "__slots__": ()})
+        node_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,),
+                        {"name_": f"{cls.__name__}Backward", "_forward_cls": cls,
+                         "__slots__": ()})
+        # torch makes these classes in Python, in this module: they print as
+        # <class 'torch.autograd.function.MyFnBackward'> (Node names its own classes builtins)
+        node_cls.__module__ = "torch.autograd.function"
+        NODE_CLASSES[cls] = node_cls
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions "

@@ -32,3 +32,4 @@ print(out, out.requires_grad, out.grad_fn)
 with torch.no_grad():
     out = ScaledPower.apply(x, 2)
 print(out.requires_grad)
+print(type(y.grad_fn).__name__, type(y.grad_fn))
