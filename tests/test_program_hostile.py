@@ -147,7 +147,7 @@ HOSTILE = [
     ("map_object_attr", "m = map(abs, [1])\nf = m.x\n", "runtime"),
     # torch.autograd.Function subclasses and their ctx
     ("fn_ctx_dunder_read", FN + "    @staticmethod\n    def backward(ctx, g):\n"
-     "        return ctx.__class__\nx = torch.ones(1, requires_grad=True)\n"
+     "        return ctx.__dict__\nx = torch.ones(1, requires_grad=True)\n"
      "F.apply(x).sum().backward()\n", "not_allowed"),
     ("fn_ctx_private_write", FN + "    @staticmethod\n    def backward(ctx, g):\n"
      "        ctx._saved = ()\n        return g\nx = torch.ones(1, requires_grad=True)\n"
