@@ -321,9 +321,14 @@ def _nll_loss_nd(input, target, weight, red, ignore_index):
     nd = input.dim()
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if nd != 1 and input.shape[0] != target.shape[0]:
+    # torch reads a 0-dim target's batch size as 0
+    target_batch = target.shape[0] if target.dim() else 0
+    if nd != 1 and input.shape[0] != target_batch:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({target_batch}).")
+    if nd == 1 and target.dim() == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
     if nd in (1, 2):
         return nn_ops.nll_loss(input, target, weight, red, ignore_index)
     if nd == 4:
