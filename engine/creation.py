@@ -6,6 +6,7 @@ from . import backend as B
 from . import errors
 from . import observer as _observer
 from . import sizes as _sizes
+from .device import check_device
 from .dtypes import bool_, by_name, float32, int64
 from .tensor import Tensor, warn
 
@@ -75,6 +76,7 @@ def _plain(x):
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    check_device(device)
     if isinstance(data, Tensor):
         warn(errors.COPY_CONSTRUCT_WARNING, UserWarning)
         dt = dtype or data._dtype
@@ -132,18 +134,21 @@ def factory_size(fn: str, size: tuple, kw_size=None, overloaded: tuple = ()) -> 
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None, **kw):
+    check_device(device)
     dt = dtype or float32
     shape = factory_size("zeros", size, _size_kw("zeros", kw))
     return _leaf(B.zeros(shape, dt.name), dt, requires_grad, "zeros")
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None, **kw):
+    check_device(device)
     dt = dtype or float32
     shape = factory_size("ones", size, _size_kw("ones", kw))
     return _leaf(B.ones(shape, dt.name), dt, requires_grad, "ones")
 
 
 def empty(*size, dtype=None, requires_grad=False, device=None, **kw):
+    check_device(device)
     dt = dtype or float32
     shape = factory_size("empty", size, _size_kw("empty", kw))
     return _leaf(B.zeros(shape, dt.name), dt, requires_grad, "empty")
@@ -158,20 +163,24 @@ def _size_kw(fn: str, kw: dict):
 
 
 def zeros_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad, "zeros_like")
 
 
 def ones_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad, "ones_like")
 
 
 def empty_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if dtype is None:
         dtype = bool_ if isinstance(fill_value, bool) else (
             int64 if isinstance(fill_value, int) else float32)
@@ -183,6 +192,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     if dt is int64:
         _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
@@ -191,6 +201,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -209,6 +220,7 @@ def _check_count(n) -> None:
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     if not _sizes._is_index(steps):  # torch has no overload taking a float (or bool) count
         raise _sizes._invalid("linspace", (start, end, steps))
@@ -220,6 +232,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     if m is not None and not _sizes._is_index(m):
         raise _sizes._invalid("eye", (n, m))
