@@ -43,7 +43,7 @@ PROGRAMS = {
     # all live elements: as many of the largest tensors as may be alive at once
     "memory": T + "xs = []\nfor i in range(1000):\n    xs.append(torch.rand({side}, {side}))\n",
     # the graph: the most live nodes, then backward through them
-    "graph": T + "x = torch.ones(10, requires_grad=True)\ny = x\nfor i in range(20000):\n"
+    "graph": T + "x = torch.ones(10, requires_grad=True)\ny = x\nfor i in range(9999):\n"
              "    y = y * 1.0001\ny.sum().backward()\n",
     # the timeline: many recorded steps
     "timeline": T + "x = torch.ones(3, requires_grad=True)\nfor i in range(10000):\n"
