@@ -25,6 +25,7 @@ from .functions import (
     bind_arguments,
     is_user_class,
 )
+from .loops import Loop
 from .operators import INPLACE
 from .policy import (
     EXCEPTIONS,
@@ -93,36 +94,58 @@ class Statements:
         yield from self.block(stmt.body if test else stmt.orelse)
 
     def exec_while(self, stmt):
+        loop = self.loop_begin(stmt, None)
         outer = self.loop
         n = 0
         try:
             while True:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(stmt, loop, outer, n, None)
+                    if ended == "break":
+                        return
+                    if ended == "done":
+                        break
+                    continue
                 self.loop = outer + (n,)
-                test = yield from self.statement(stmt, lambda s: self.truth(self.eval(s.test)),
-                                                 "while")
+                self.iteration(loop, n)
+                test = yield from self.statement(stmt, self.while_test, "while")
                 if not test:
                     break
                 self.count_iteration(n, stmt)
+                n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
                     return
                 except _Continue:
                     pass
-                n += 1
         finally:
             self.loop = outer
+            self.loop_end(loop, n)
         yield from self.block(stmt.orelse)
+
+    def while_test(self, stmt):
+        return self.truth(self.eval(stmt.test))
 
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
+        loop = self.loop_begin(stmt, len(items))
         outer = self.loop
+        n = 0
+        count = len(items)
         try:
-            for n, item in enumerate(items):
+            while n < count:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(stmt, loop, outer, n, items)
+                    if ended == "break":
+                        return
+                    continue
                 self.count_iteration(n, stmt)
                 self.loop = outer + (n,)
-                self.assign(stmt.target, item, announce=False)
+                self.iteration(loop, n)
+                self.assign(stmt.target, items[n], announce=False)
+                n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
@@ -131,7 +154,96 @@ class Statements:
                     pass
         finally:
             self.loop = outer
+            self.loop_end(loop, n)
         yield from self.block(stmt.orelse)
+
+    # -- the long-loop rule (loops.py) ------------------------------------------------------
+    def loop_begin(self, stmt, length) -> Loop:
+        loop = Loop(self.program.stmt_ids.get(id(stmt), -1), self.loop, length,
+                    self.interp.detail, self.quiet)
+        self.loops.append(loop)
+        if loop.tracked:  # names bound in the loop's own scope make its series
+            loop.outer_series_frame, self.series_frame = self.series_frame, self.frame
+            if self.on_loop is not None:
+                self.on_loop(loop.stmt_id, self.loop, length)
+        return loop
+
+    def iteration(self, loop: Loop, n: int) -> None:
+        """Iteration n of loop starts: the run is quiet unless the iteration keeps its detail."""
+        keep = loop.keeps(n)
+        if loop.tracked and self.on_iteration is not None:
+            self.on_iteration(n, keep)
+        self.set_quiet(not keep)
+
+    def loop_end(self, loop: Loop, iterations: int) -> None:
+        self.loops.pop()
+        if loop.tracked:
+            self.series_frame = loop.outer_series_frame
+            if self.on_loop_end is not None:
+                self.on_loop_end(iterations)
+        self.set_quiet(loop.quiet_outside)
+
+    def set_quiet(self, quiet: bool) -> None:
+        if quiet == self.quiet:
+            return
+        self.quiet = quiet
+        self.observer.inner = self.light if quiet else self.interp.observer
+        if not quiet and self.quiet_binds:  # the names as they are now, where the run is now
+            binds, self.quiet_binds = self.quiet_binds, {}
+            names = self.module.vars
+            for name in binds:
+                if name in names and self.on_bind is not None:
+                    self.on_bind(name, names[name])
+
+    def quiet_stretch(self, stmt, loop: Loop, outer: tuple, n: int, items):
+        """Iterations n, n+1, ... of a module-level loop up to the next one that keeps its
+        detail, run as one step of kind "iterations" (docs/timeline.md, "Long loops").
+        items: a for loop's items (None for a while loop, whose test runs here too).
+        Returns (the next iteration, how the stretch ended: None, "break" or "done")."""
+        state = [n, None]
+        body = stmt.body
+        at = types.SimpleNamespace(lineno=body[0].lineno, col_offset=body[0].col_offset,
+                                   end_lineno=body[-1].end_lineno,
+                                   end_col_offset=body[-1].end_col_offset)
+
+        def run(_stmt):
+            step = self.step
+            step.iterations = [n, n]
+            self.depth += 1
+            try:
+                k = n
+                while (items is None or k < len(items)) and not loop.keeps(k):
+                    self.loop = outer + (k,)
+                    self.iteration(loop, k)
+                    step.iterations[1] = k
+                    if items is None:
+                        self.budget.count_statement()
+                        self.node = stmt
+                        if not self.while_test(stmt):
+                            state[1] = "done"
+                            return
+                        self.count_iteration(k, stmt)
+                    else:  # a for loop's items, one by one
+                        self.count_iteration(k, stmt)
+                        self.assign(stmt.target, items[k], announce=False)
+                    k += 1
+                    state[0] = k
+                    try:
+                        self.run_block(body)
+                    except _Break:
+                        state[1] = "break"
+                        return
+                    except _Continue:
+                        pass
+            finally:
+                self.depth -= 1
+                self.loop = outer
+                self.set_quiet(False)  # module names bound meanwhile are announced in the step
+
+        self.loop = outer + (n,)
+        yield from self.statement(stmt, run, "iterations", at=at)
+        self.loop = outer
+        return state[0], state[1]
 
     def count_iteration(self, n: int, stmt) -> None:
         if n >= self.limits.max_loop_iterations:
@@ -417,7 +529,7 @@ class Statements:
     def call_function(self, fn: UserFunction, args: tuple, kwargs: dict):
         if fn.run is not self:
             raise RuntimeError("this function belongs to a run that has ended")
-        if self.depth >= self.limits.max_call_depth:
+        if self.calls >= self.limits.max_call_depth:
             raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
                                 f"functions (the limit is {self.limits.max_call_depth})")
         bound = bind_arguments(fn, args, kwargs)
@@ -429,6 +541,7 @@ class Statements:
         outer, outer_node = self.frame, self.node
         self.frame = frame
         self.depth += 1
+        self.calls += 1
         managers = [make() for make in fn.wrappers]
         for cm in managers:
             cm.__enter__()
@@ -446,6 +559,7 @@ class Statements:
                 cm.__exit__(None, None, None)
             self.frame = outer
             self.depth -= 1
+            self.calls -= 1
         self.node = outer_node  # an error inside keeps the position where it happened
         return value
 
@@ -467,11 +581,16 @@ class Statements:
     def bind(self, name: str, value, announce: bool = True) -> None:
         frame = self.scope_of(name)
         frame.vars[name] = value
+        if frame is self.series_frame and announce and self.on_value is not None:
+            self.on_value(name, value)  # a long loop's series (docs/timeline.md)
         if frame is self.module and announce:
             if self.step is not None and not self.depth:
                 self.step.assigned.append(name)
             if self.on_bind is not None:
-                self.on_bind(name, value)
+                if self.quiet:  # announced when the quiet stretch ends (set_quiet)
+                    self.quiet_binds[name] = True
+                else:
+                    self.on_bind(name, value)
 
     def lookup(self, node):
         name = node.id
