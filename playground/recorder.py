@@ -233,7 +233,7 @@ class Recorder(Observer):
         self.loop_stack: list = []
         self.loops: list = []
         self.series_points = 0
-        self.light = _Light(self)
+        self.program_light = _Light(self)
         self.rescan = False  # iterations without detail ran in this step: scan every tensor
 
     # -- ids ---------------------------------------------------------------------------------

@@ -51,6 +51,24 @@ _observer = engine.observer
 _grad_mode = engine.autograd.grad_mode
 
 
+class _QuietObserver(LimitObserver):
+    """The observer of iterations that keep no detail (loops.py): the budget still counts every
+    tensor; of the other events only backward()'s start goes on (for the loss series), every
+    other one stops here at the cost of one call."""
+
+    def tensor_created(self, tensor, node, op, inputs):
+        self.budget.add_tensor(tensor, node)
+
+    def backward_begin(self, roots, grad_roots, inputs, retain_graph, create_graph, api):
+        if self.inner is not None:
+            self.inner.backward_begin(roots, grad_roots, inputs, retain_graph, create_graph, api)
+
+
+for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace", "grad_assigned",
+               "warning", "backward_end"):
+    setattr(_QuietObserver, _event, getattr(_observer.Observer, _event))
+
+
 class Interpreter:
     """Runs programs. One Interpreter can run many programs; each run starts from nothing.
 
@@ -131,10 +149,13 @@ class _Run(Statements, Expressions):
         self.on_output = getattr(interp.observer, "program_output", None)
         self.on_parsed = getattr(interp.observer, "program_parsed", None)
         # the long-loop rule (loops.py): while an iteration keeps no detail the run is `quiet`:
-        # the engine's events go to the observer's `program_light` (cheap) instead of to it,
-        # and names bound at the module level are announced when the quiet stretch ends
+        # the engine's events go to a _QuietObserver (with the observer's `program_light`, if
+        # it has one) instead of the observer, and names bound at the module level are
+        # announced when the quiet stretch ends
         self.quiet = False
-        self.light = getattr(interp.observer, "program_light", None)
+        self.full_observer = self.observer
+        self.quiet_observer = _QuietObserver(self.budget,
+                                             getattr(interp.observer, "program_light", None))
         self.quiet_binds: dict = {}
         self.loops: list = []  # the loops.Loop of each loop under way, innermost last
         self.series_frame = None  # the frame of the innermost loop the timeline lists

@@ -45,7 +45,7 @@ class Loop:
     """One run of a loop statement (a loop nested in another runs once per outer iteration)."""
 
     __slots__ = ("stmt_id", "outer", "length", "request", "quiet_outside", "tracked",
-                 "outer_series_frame")
+                 "outer_series_frame", "ran")
 
     def __init__(self, stmt_id: int, outer: tuple, length, request: DetailRequest,
                  quiet_outside: bool):
@@ -56,6 +56,7 @@ class Loop:
         self.quiet_outside = quiet_outside  # the iteration around it keeps no detail
         self.tracked = not quiet_outside  # the observer hears of it (Recorder.program_loop)
         self.outer_series_frame = None  # the interpreter's series frame outside the loop
+        self.ran = 0  # iterations whose body started
 
     def keeps(self, n: int) -> bool:
         """Whether iteration n keeps its full detail."""

@@ -37,6 +37,7 @@ from .records import ProgramError, exception_message
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
+_observer = engine.observer
 
 
 # == control flow: internal, never visible to the program (BaseException, so `except Exception`
@@ -111,7 +112,7 @@ class Statements:
                 test = yield from self.statement(stmt, self.while_test, "while")
                 if not test:
                     break
-                self.count_iteration(n, stmt)
+                self.count_iteration(n, stmt, loop)
                 n += 1
                 try:
                     yield from self.block(stmt.body)
@@ -121,7 +122,7 @@ class Statements:
                     pass
         finally:
             self.loop = outer
-            self.loop_end(loop, n)
+            self.loop_end(loop)
         yield from self.block(stmt.orelse)
 
     def while_test(self, stmt):
@@ -141,7 +142,7 @@ class Statements:
                     if ended == "break":
                         return
                     continue
-                self.count_iteration(n, stmt)
+                self.count_iteration(n, stmt, loop)
                 self.loop = outer + (n,)
                 self.iteration(loop, n)
                 self.assign(stmt.target, items[n], announce=False)
@@ -154,7 +155,7 @@ class Statements:
                     pass
         finally:
             self.loop = outer
-            self.loop_end(loop, n)
+            self.loop_end(loop)
         yield from self.block(stmt.orelse)
 
     # -- the long-loop rule (loops.py) ------------------------------------------------------
@@ -175,19 +176,22 @@ class Statements:
             self.on_iteration(n, keep)
         self.set_quiet(not keep)
 
-    def loop_end(self, loop: Loop, iterations: int) -> None:
+    def loop_end(self, loop: Loop) -> None:
         self.loops.pop()
         if loop.tracked:
             self.series_frame = loop.outer_series_frame
             if self.on_loop_end is not None:
-                self.on_loop_end(iterations)
+                self.on_loop_end(loop.ran)
         self.set_quiet(loop.quiet_outside)
 
     def set_quiet(self, quiet: bool) -> None:
         if quiet == self.quiet:
             return
         self.quiet = quiet
-        self.observer.inner = self.light if quiet else self.interp.observer
+        new = self.quiet_observer if quiet else self.full_observer
+        if _observer.state.observer is self.observer:  # inside a step: the change is at once
+            _observer.state.observer = new
+        self.observer = new
         if not quiet and self.quiet_binds:  # the names as they are now, where the run is now
             binds, self.quiet_binds = self.quiet_binds, {}
             names = self.module.vars
@@ -222,9 +226,9 @@ class Statements:
                         if not self.while_test(stmt):
                             state[1] = "done"
                             return
-                        self.count_iteration(k, stmt)
+                        self.count_iteration(k, stmt, loop)
                     else:  # a for loop's items, one by one
-                        self.count_iteration(k, stmt)
+                        self.count_iteration(k, stmt, loop)
                         self.assign(stmt.target, items[k], announce=False)
                     k += 1
                     state[0] = k
@@ -245,7 +249,9 @@ class Statements:
         self.loop = outer
         return state[0], state[1]
 
-    def count_iteration(self, n: int, stmt) -> None:
+    def count_iteration(self, n: int, stmt, loop: Loop) -> None:
+        """Iteration n's body is about to run: within the loop limit?"""
+        loop.ran = n + 1
         if n >= self.limits.max_loop_iterations:
             self.node = stmt
             raise _Stop(self.src.error(
