@@ -14,6 +14,7 @@ from .._engine import engine
 from ..limits import (
     LimitExceeded,
     guard_broadcast,
+    guard_loader,
 )
 from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
 from .expressions import _kind_name
@@ -34,6 +35,8 @@ from .policy import (
     SETTABLE_ATTRS,
 )
 from .records import ProgramError, exception_message
+
+_data = engine.utils.data
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
@@ -72,6 +75,7 @@ class _Return(BaseException):
 
 
 _CONTROL = (_Break, _Continue, _Return)
+_END = object()  # no more items (a for loop's, a DataLoader's)
 # errors that end the run whatever try statement surrounds them
 _FATAL = (LimitExceeded, ProgramError, RecursionError, MemoryError)
 
@@ -131,6 +135,9 @@ class Statements:
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
+        if isinstance(items, _data.LoaderIterator):
+            yield from self.for_each_batch(stmt, items)
+            return
         loop = self.loop_begin(stmt, len(items))
         outer = self.loop
         n = 0
@@ -138,7 +145,8 @@ class Statements:
         try:
             while n < count:
                 if not self.depth and not loop.keeps(n):
-                    n, ended = yield from self.quiet_stretch(stmt, loop, outer, n, items)
+                    n, ended = yield from self.quiet_stretch(
+                        stmt, loop, outer, n, lambda k: items[k] if k < count else _END)
                     if ended == "break":
                         return
                     continue
@@ -199,11 +207,12 @@ class Statements:
                 if name in names and self.on_bind is not None:
                     self.on_bind(name, names[name])
 
-    def quiet_stretch(self, stmt, loop: Loop, outer: tuple, n: int, items):
+    def quiet_stretch(self, stmt, loop: Loop, outer: tuple, n: int, fetch):
         """Iterations n, n+1, ... of a module-level loop up to the next one that keeps its
         detail, run as one step of kind "iterations" (docs/timeline.md, "Long loops").
-        items: a for loop's items (None for a while loop, whose test runs here too).
-        Returns (the next iteration, how the stretch ended: None, "break" or "done")."""
+        fetch(k): a for loop's item k, or _END after the last (None for a while loop, whose
+        test runs here too). Returns (the next iteration, how the stretch ended: None,
+        "break" or "done")."""
         state = [n, None]
         body = stmt.body
         at = types.SimpleNamespace(lineno=body[0].lineno, col_offset=body[0].col_offset,
@@ -216,20 +225,24 @@ class Statements:
             self.depth += 1
             try:
                 k = n
-                while (items is None or k < len(items)) and not loop.keeps(k):
+                while not loop.keeps(k):
                     self.loop = outer + (k,)
                     self.iteration(loop, k)
-                    step.iterations[1] = k
-                    if items is None:
+                    if fetch is None:
                         self.budget.count_statement()
                         self.node = stmt
-                        if not self.while_test(stmt):
-                            state[1] = "done"
-                            return
-                        self.count_iteration(k, stmt, loop)
+                        item = _END if not self.while_test(stmt) else None
                     else:  # a for loop's items, one by one
-                        self.count_iteration(k, stmt, loop)
-                        self.assign(stmt.target, items[k], announce=False)
+                        item = fetch(k)
+                    if item is _END:
+                        if fetch is None:  # the test that ended a while loop ran here
+                            step.iterations[1] = k
+                        state[1] = "done"
+                        return
+                    step.iterations[1] = k
+                    self.count_iteration(k, stmt, loop)
+                    if fetch is not None:
+                        self.assign(stmt.target, item, announce=False)
                     k += 1
                     state[0] = k
                     try:
@@ -248,6 +261,44 @@ class Statements:
         yield from self.statement(stmt, run, "iterations", at=at)
         self.loop = outer
         return state[0], state[1]
+
+    def for_each_batch(self, stmt, batches):
+        """A for loop over a DataLoader: each batch is loaded when the loop asks for it, in a
+        step of the loop's header, as torch loads it (so what the dataset's code prints or
+        draws happens between the iterations, in torch's order). Its length counts as unknown
+        for the long-loop rule (like a while loop's)."""
+        end = _END
+        loop = self.loop_begin(stmt, None)
+        outer = self.loop
+        n = 0
+        try:
+            while True:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(
+                        stmt, loop, outer, n, lambda k: next(batches, end))
+                    if ended == "break":
+                        return
+                    if ended == "done":
+                        break
+                    continue
+                self.loop = outer + (n,)
+                self.iteration(loop, n)
+                item = yield from self.statement(stmt, lambda s: next(batches, end), "for")
+                if item is end:
+                    break
+                self.count_iteration(n, stmt, loop)
+                self.assign(stmt.target, item, announce=False)
+                n += 1
+                try:
+                    yield from self.block(stmt.body)
+                except _Break:
+                    return
+                except _Continue:
+                    pass
+        finally:
+            self.loop = outer
+            self.loop_end(loop)
+        yield from self.block(stmt.orelse)
 
     def count_iteration(self, n: int, stmt, loop: Loop) -> None:
         """Iteration n's body is about to run: within the loop limit?"""
@@ -268,6 +319,10 @@ class Statements:
                                     f"{len(value):,} times (the limit is "
                                     f"{self.limits.max_loop_iterations:,})")
             return value
+        if isinstance(value, (_data.DataLoader, _data.LoaderIterator)):
+            if isinstance(value, _data.DataLoader):
+                guard_loader(value, self.limits)
+            return iter(value)  # a DataLoader draws its base seed when the loop starts
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
@@ -505,9 +560,10 @@ class Statements:
     def do_classdef(self, stmt) -> None:
         bases = tuple(self.eval(b) for b in stmt.bases)
         for b in bases:
-            if not (b is object or b is nn.Module or is_user_class(b)
+            if not (b is object or b is nn.Module or b is _data.Dataset or is_user_class(b)
                     or b in EXCEPTIONS.values()):
-                raise self.not_allowed(stmt, f"a class can derive from nn.Module, an exception "
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module, Dataset, an "
+                                       f"exception "
                                        f"type or the program's own classes (not "
                                        f"{_kind_name(b)})")
         frame = Frame("class", parent=self.frame)
@@ -668,7 +724,9 @@ class Statements:
         elif isinstance(value, _CONTAINERS) or isinstance(value, _ITERATOR_TYPES):
             pass
         elif self.policy.is_engine_object(value):
-            pass  # engine iterables (model.parameters(), nn.Sequential) are bounded by the model
+            if isinstance(value, _data.DataLoader):
+                guard_loader(value, self.limits)
+            # engine iterables (model.parameters(), nn.Sequential) are bounded by the model
         else:
             raise TypeError(f"'{type(value).__name__}' object is not iterable")
         self.node = node
