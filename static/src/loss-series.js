@@ -4,7 +4,7 @@
 // from is the loss. Only `backward_begin` events of api "backward" count (torch.autograd.grad
 // does not fill .grad and is rarely the loss), and only one-element roots (a loss is a scalar;
 // a root with a `gradient=` argument is not). The iterations of a long loop that kept no detail
-// (a step of kind "iterations", timeline version 2) have no events: their values come from the
+// (a step of kind "iterations", timeline version 3) have no events: their values come from the
 // loop's `backward` series in the timeline's `loops`.
 
 import { num, ElementFormatter } from "./format.js";
