@@ -294,9 +294,11 @@ class Index(Function):
 
     def forward(self, a, index):
         self.in_shape, self.dtype, self.index = B.shape(a._data), a._dtype, index
+        self.keep_for_backward()  # torch saves the index tensors
         return B.getitem(a._data, index)
 
     def backward(self, grad):
+        self.check_not_freed()
         zeros = Tensor._make(B.zeros(self.in_shape, self.dtype.name), self.dtype)
         return (apply(IndexPutImpl, (zeros, grad), self.index, True),)
 
