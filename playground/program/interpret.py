@@ -110,6 +110,7 @@ class _Run(Statements, Expressions):
         self.observer = LimitObserver(self.budget, interp.observer)
         self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
+        self.inference = False  # and its own inference mode (torch.inference_mode())
         self.loop: tuple = ()
         self.node = None  # the node being evaluated (for error positions)
         self.step: Step | None = None
@@ -191,8 +192,10 @@ class _Run(Statements, Expressions):
         out_start = self.output.tell()
         if error is None:
             prev_grad = _grad_mode.state.grad_enabled
+            prev_inference = _grad_mode.state.inference
             prev_obs = _observer.state.observer
             _grad_mode.state.grad_enabled = self.grad_enabled
+            _grad_mode.state.inference = self.inference
             _observer.state.observer = self.observer
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -219,6 +222,8 @@ class _Run(Statements, Expressions):
             finally:
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
+                self.inference = _grad_mode.state.inference
+                _grad_mode.state.inference = prev_inference
                 _observer.state.observer = prev_obs
         if self.output.tell() != out_start:
             step.output = self.output.getvalue()[out_start:]

@@ -201,7 +201,8 @@ class Statements:
                 cm = self.eval(item.context_expr)
                 if not isinstance(cm, _GRAD_CONTEXTS):
                     raise self.not_allowed(item.context_expr, "a with statement takes "
-                                           "torch.no_grad(), torch.enable_grad() or "
+                                           "torch.no_grad(), torch.enable_grad(), "
+                                           "torch.inference_mode() or "
                                            "torch.set_grad_enabled(flag)")
                 cm.__enter__()
                 managers.append(cm)
@@ -214,14 +215,15 @@ class Statements:
                 for cm in reversed(managers):
                     cm.__exit__(None, None, None)
             else:  # leave in reverse order, inside the program's grad state
-                prev = _grad_mode.state.grad_enabled
-                _grad_mode.state.grad_enabled = self.grad_enabled
+                state = _grad_mode.state
+                prev = state.grad_enabled, state.inference
+                state.grad_enabled, state.inference = self.grad_enabled, self.inference
                 try:
                     for cm in reversed(managers):
                         cm.__exit__(None, None, None)
                 finally:
-                    self.grad_enabled = _grad_mode.state.grad_enabled
-                    _grad_mode.state.grad_enabled = prev
+                    self.grad_enabled, self.inference = state.grad_enabled, state.inference
+                    state.grad_enabled, state.inference = prev
 
     def exec_try(self, stmt):
         pending = None
@@ -417,6 +419,8 @@ class Statements:
                 raise self.not_allowed(node, "a grad-mode decorator goes on a function")
             value.wrappers = value.wrappers + (decorator.clone,)
             return value
+        if decorator is engine.inference_mode:  # torch takes it without parentheses too
+            return self.decorate(decorator(), value, node)
         if isinstance(decorator, type) and decorator in _GRAD_CONTEXTS:
             raise TypeError(f"{decorator.__name__}.__init__() takes 1 positional argument but "
                             "2 were given")
