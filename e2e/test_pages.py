@@ -28,8 +28,13 @@ BASE = "/gradplay/"
 PROGRAM = ("import torch\nw = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)\n"
            "x = torch.tensor([1.0, 3.0], requires_grad=True)\n"
            "h = (w @ x).tanh()\nloss = (h * h).sum()\nloss.backward()\n")
+SNAPSHOT_STORED = """async () => {
+    const cache = await caches.open("gradplay-python-snapshot");
+    return (await cache.keys()).some((r) => new URL(r.url).pathname.endsWith("/python-snapshot"));
+}"""
 KEEP = ("pyodide_ms", "engine_ms", "ready_ms", "first_graph_ms", "first_graph_after_pyodide_ms",
-        "first_draw_ms", "first_graph_at", "first_graph_since_start_ms")
+        "first_draw_ms", "first_graph_at", "first_graph_since_start_ms", "snapshot",
+        "snapshot_ms", "snapshot_bytes", "snapshot_read_ms", "unpack_ms")
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +64,12 @@ def _visit(context, url: str) -> dict:
     timings = page.evaluate("() => ({...window.__gradplay_timings})")
     play_to_end(page)
     grad = field(page, "x", "grad")
+    first = [{k: r.get(k) for k in ("type", "ms", "host_ms")} for r in timings.get("requests", [])[:2]]
+    # the worker keeps a snapshot of Python for the next visit once it has been idle a moment
+    page.wait_for_function(SNAPSHOT_STORED, timeout=60_000)
     page.close()
-    return {"grad_shown": bool(grad.strip()), **{k: timings.get(k) for k in KEEP}}
+    return {"grad_shown": bool(grad.strip()), **{k: timings.get(k) for k in KEEP},
+            "first_requests": first}
 
 
 def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
@@ -87,5 +96,7 @@ def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
     (ARTIFACTS / "site-load.json").write_text(json.dumps(result, indent=1))
     print("[site-load]", json.dumps(result))
     assert cold["grad_shown"] and warm["grad_shown"]
+    # the second visit starts Python from the snapshot the first one kept (docs/site.md)
+    assert cold["snapshot"] is None and warm["snapshot"] == "restored", (cold, warm)
     for visit in (cold, warm):
         assert visit["pyodide_ms"] and visit["first_graph_at"], visit
