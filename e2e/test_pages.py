@@ -3,6 +3,8 @@ workflow runs (.github/workflows/pages.yml: `python -m playground site OUT --bas
 served under that sub-path, opened from a share link, twice in one browser profile: a first
 (cold) visit and a second (warm) one, with the browser's caches on disk as a reader's are (a
 persistent profile: an incognito-like context keeps no compiled WebAssembly between visits).
+The first visit keeps a snapshot of Python in the Cache API once it is idle; the test waits for
+it, and the second visit must start from it (docs/site.md, "Second visit").
 
 Load times are recorded in artifacts/e2e/site-load.json and printed, not asserted (docs/site.md
 has the figures): `first_graph_at` is the whole wait, from navigation to the link's graph on
