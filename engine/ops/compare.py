@@ -68,16 +68,17 @@ class Where(Function):
         check_broadcast(sc, sa)
         check_broadcast(B.broadcast_shapes(sc, sa), sb)
         self.shapes = (sa, sb)
-        self.cond = cond
+        self.save(cond)  # torch saves the condition: a second backward raises, as there
         dt = promote(a, b)
         return B.where(cond._data, cast(a, dt), cast(b, dt))
 
     def backward(self, grad):
         sa, sb = self.shapes
+        (cond,) = self.saved_tensors
         zero = grad * 0
         return (None,
-                sum_to(where(self.cond, grad, zero), sa) if self.needs(1) else None,
-                sum_to(where(self.cond, zero, grad), sb) if self.needs(2) else None)
+                sum_to(where(cond, grad, zero), sa) if self.needs(1) else None,
+                sum_to(where(cond, zero, grad), sb) if self.needs(2) else None)
 
 
 @export(palette={"code": "torch.where({0} > 0, {0}, {1})", "arity": 2, "group": "select",
