@@ -152,6 +152,22 @@ class Neg(Function):
         return (-grad,)
 
 
+def _one(x):
+    return B.scalar(1, B.dtype_name(x))
+
+
+# Float exponents torch's CPU kernel computes with products instead of pow (so the last bits
+# are those of these products, in the tensor's dtype): x*x, x*x*x, 1/(x*x), 1/sqrt(x) (sqrt is
+# correctly rounded), 1/x
+_POW_AS_PRODUCTS = {
+    2: lambda x: B.mul(x, x),
+    3: lambda x: B.mul(B.mul(x, x), x),
+    -2: lambda x: B.div(_one(x), B.mul(x, x)),
+    -0.5: lambda x: B.div(_one(x), B.sqrt(x)),
+    -1: lambda x: B.div(_one(x), x),
+}
+
+
 class PowScalar(Function):
     """tensor ** number"""
 
@@ -169,6 +185,8 @@ class PowScalar(Function):
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             elif a._dtype.name == "bool":
                 x = B.astype(x, "int64")  # bool ** int is an int64 tensor in torch
+        elif exponent in _POW_AS_PRODUCTS:
+            return _POW_AS_PRODUCTS[exponent](x)
         return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
 
     def backward(self, grad):
