@@ -310,6 +310,12 @@ def test_the_schema_rejects_what_is_not_a_timeline():
     del t["steps"][4]["events"][2]["to"]
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
+    t["version"] = 2  # the version before the long-loop rule
+    bad_cases.append(t)
+    t = json.loads(json.dumps(good))
+    del t["loops"]
+    bad_cases.append(t)
+    t = json.loads(json.dumps(good))
     t["version"] = 1  # the version before call scopes and node rules
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
@@ -325,7 +331,7 @@ def test_the_schema_rejects_what_is_not_a_timeline():
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_program_gives_a_valid_timeline(name):
     tl = run(PROGRAMS[name])
-    assert tl["version"] == TIMELINE_VERSION == 2
+    assert tl["version"] == TIMELINE_VERSION == 3
     assert tl["program"] == PROGRAMS[name]
     assert tl["stats"]["steps"] == len(tl["steps"]) > 0
 
@@ -665,7 +671,11 @@ def test_limit_error_keeps_the_steps_before():
     tl = run("import torch\nx = torch.ones(3)\nfor i in range(50):\n    x = x + 1\n",
              limits=Limits(max_executed=10))
     assert tl["error"]["kind"] == "limit" and tl["error"]["limit"] == "max_executed"
-    assert len(tl["steps"]) == 11 and tl["steps"][-1]["error"] == tl["error"]
+    # three iterations in detail, then the quiet ones in one step, where the limit struck
+    # (statement 11: the body of iteration 7)
+    assert [s["kind"] for s in tl["steps"]] == ["import", "assign", "for"] + ["assign"] * 3 + [
+        "iterations"]
+    assert tl["steps"][-1]["iterations"] == [3, 7] and tl["steps"][-1]["error"] == tl["error"]
     assert tl["steps"][-1]["events"][-1]["event"] == "error"
 
 
