@@ -494,12 +494,16 @@ class Recorder(Observer):
         scope["ok"] = ok
         values = value if type(value) in (tuple, list) else (value,)
         for v in values[:16]:
-            if isinstance(v, Tensor):
-                scope["returned"].append(self.tid(v).id)
+            rec = self.lookup(v) if isinstance(v, Tensor) else None
+            if rec is not None:
+                scope["returned"].append(rec.id)
 
     def _scope_arg(self, name: str, value) -> dict:
+        # a scope names the tensors the recorder already knows; it makes no record of its own
+        # (that would show tensors the timeline otherwise hides, and cost on every call)
         if isinstance(value, Tensor):
-            return {"name": name, "tensor": self.tid(value).id, "value": None}
+            rec = self.lookup(value)
+            return {"name": name, "tensor": rec.id if rec is not None else None, "value": None}
         if value is None or type(value) in (bool, int, float, str):
             text = repr(value)
         else:
