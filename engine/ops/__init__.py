@@ -12,9 +12,11 @@ from ..tensor import Tensor
 from . import (  # noqa: F401
     arithmetic,
     compare,
+    cumulative,
     inplace,
     linalg,
     masking,
+    modulo,
     nn_ops,
     pointwise,
     reduction,
