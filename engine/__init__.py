@@ -48,7 +48,7 @@ __version__ = "2.13.0+gradplay"
 # torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
 globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
-from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
+from . import linalg, nn, optim  # noqa: E402,F401  (they use the ops registered above)
 
 
 def __getattr__(name):

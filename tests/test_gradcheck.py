@@ -336,6 +336,24 @@ CASES = [
     Case("cumprod_dim1", lambda T, a: a.cumprod(1), (2, 4)),
     Case("cumprod_zeros", lambda T, a: T.cumprod(a, 0),
          values=([[1.5, 0.0], [0.0, 2.0], [-1.2, 0.0], [0.7, 1.3]],)),
+    # norms (away from 0, where |x| has its kink)
+    Case("norm_2", lambda T, a: a.norm(), (3, 4)),
+    Case("norm_dim1_keepdim", lambda T, a: a.norm(dim=1, keepdim=True), (3, 4)),
+    Case("norm_p1", lambda T, a: a.norm(p=1), (2, 3)),
+    Case("norm_p3_dim0", lambda T, a: T.linalg.vector_norm(a, 3, dim=0), (3, 2)),
+    Case("norm_p1_5", lambda T, a: T.linalg.vector_norm(a, 1.5), (4,)),
+    Case("norm_p_half", lambda T, a: a.norm(p=0.5, dim=-1), (2, 3)),
+    Case("norm_inf", lambda T, a: a.norm(p=float("inf"), dim=1), (3, 4)),
+    Case("linalg_norm_ord1", lambda T, a: T.linalg.norm(a, 1), (3, 3)),
+    Case("linalg_norm_ord_inf", lambda T, a: T.linalg.norm(a, float("inf")), (3, 3)),
+    Case("matrix_norm_fro", lambda T, a: T.linalg.matrix_norm(a), (2, 2, 3)),
+    # sorting and selection (distinct values: no ties)
+    Case("sort_values", lambda T, a: a.sort(dim=0).values * a, (3, 2)),
+    Case("topk_values", lambda T, a: a.topk(2).values, (2, 4)),
+    Case("median_all", lambda T, a: a.median(), (3, 3)),
+    Case("median_dim", lambda T, a: a.median(1).values, (3, 4)),
+    Case("kthvalue_keepdim", lambda T, a: a.kthvalue(2, 0, keepdim=True).values, (3, 2)),
+    Case("mode_values", lambda T, a: a.mode().values, (2, 3)),
 ]
 
 IDS = [c.name for c in CASES]
@@ -373,6 +391,8 @@ SECOND = [
     "index_put_accumulate",
     "remainder_broadcast", "fmod_tensors", "prod_all", "prod_dim", "prod_one_zero",
     "prod_two_zeros", "prod_dim_zeros", "cumsum_dim0_squared", "cumprod_dim1", "cumprod_zeros",
+    "norm_2", "norm_dim1_keepdim", "norm_p3_dim0", "norm_p1_5", "norm_p_half",
+    "matrix_norm_fro", "sort_values", "median_dim",
 ]
 
 

@@ -18,9 +18,11 @@ from . import (  # noqa: F401
     masking,
     modulo,
     nn_ops,
+    norms,
     pointwise,
     reduction,
     shape,
+    sorting,
     statistics,
     unary,
 )

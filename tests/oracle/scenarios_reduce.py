@@ -223,6 +223,183 @@ def cumsum_cumprod_gradients(torch, rec):
     _grads(torch, rec, "cumprod 0-dim", x.cumprod(0), (x,))
 
 
+# -- norms ---------------------------------------------------------------------------------------
+
+_M = [[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]]
+
+
+def norm_values_and_errors(torch, rec):
+    x = torch.tensor(_M)
+    inf = float("inf")
+    for p in (2, 1, inf, -inf, 0, 3, 0.5, 1.5):
+        rec.value(f"x.norm(p={p})", x.norm(p=p))
+        rec.value(f"vector_norm(ord={p}, dim=1)", torch.linalg.vector_norm(x, p, dim=1))
+    rec.value("norm()", x.norm())
+    rec.printed("print(norm)", torch.norm(x))
+    rec.value("norm fro", x.norm(p="fro"))
+    rec.value("norm fro dim 1", x.norm(p="fro", dim=1))
+    rec.value("norm dim 0 keepdim", x.norm(dim=0, keepdim=True))
+    rec.value("norm dims (0, 1) keepdim", x.norm(dim=(0, 1), keepdim=True))
+    rec.value("norm dtype", x.norm(dtype=torch.float64))
+    rec.value("vector_norm dim -1 keepdim", torch.linalg.vector_norm(x, dim=-1, keepdim=True))
+    rec.value("vector_norm of nothing", torch.linalg.vector_norm(torch.zeros(0)))
+    rec.value("vector_norm 0-dim", torch.linalg.vector_norm(torch.tensor(-3.0)))
+    rec.value("linalg.norm", torch.linalg.norm(x))
+    for o in (1, -1, inf, -inf, "fro"):
+        rec.value(f"linalg.norm(ord={o})", torch.linalg.norm(x, o))
+    rec.value("linalg.norm vector ord 3", torch.linalg.norm(x[0], 3))
+    rec.value("linalg.norm dim 0 ord 1", torch.linalg.norm(x, 1, dim=0))
+    rec.value("linalg.norm dims (1, 0) ord 1", torch.linalg.norm(x, 1, dim=(1, 0)))
+    rec.value("linalg.norm ord inf keepdim", torch.linalg.norm(x, inf, keepdim=True))
+    rec.value("matrix_norm", torch.linalg.matrix_norm(x))
+    rec.value("matrix_norm ord -1", torch.linalg.matrix_norm(x, -1))
+    rec.value("float64", torch.linalg.vector_norm(torch.tensor(_M, dtype=torch.float64), 3))
+    rec.raises("int norm", lambda: torch.tensor([3, 4]).norm())
+    rec.raises("int vector_norm", lambda: torch.linalg.vector_norm(torch.tensor([3, 4])))
+    rec.raises("vector_norm ord str", lambda: torch.linalg.vector_norm(x, "fro"))
+    rec.raises("inf norm of nothing", lambda: torch.linalg.vector_norm(torch.zeros(0), inf))
+    rec.raises("matrix ord 3", lambda: torch.linalg.norm(x, 3))
+    rec.raises("matrix_norm of a vector", lambda: torch.linalg.matrix_norm(x[0]))
+    rec.raises("linalg.norm 3-D with ord", lambda: torch.linalg.norm(torch.ones(2, 2, 2), 1))
+    rec.raises("norm dim out of range", lambda: x.norm(dim=2))
+
+
+def norm_gradients(torch, rec):
+    inf = float("inf")
+    data = [[3.0, -4.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, -1.0]]
+    for p in (2, 1, inf, -inf, 3, 0.5, 1.5):
+        x = torch.tensor(data, requires_grad=True)
+        _grads(torch, rec, f"vector_norm {p} dim 1", torch.linalg.vector_norm(x, p, dim=1), (x,),
+               second=p == 2)
+    x = torch.tensor(data, requires_grad=True)
+    rec.raises("ord 0 has no gradient", lambda: torch.autograd.grad(x.norm(p=0), x))
+    rec.value("ord 0 allow_unused", torch.autograd.grad(x.norm(p=0), x, allow_unused=True))
+    x = torch.tensor(_M, requires_grad=True)
+    _grads(torch, rec, "norm()", x.norm(), (x,), second=True)
+    x = torch.tensor(_M, requires_grad=True)
+    _grads(torch, rec, "norm keepdim", x.norm(dim=0, keepdim=True), (x,), second=True)
+    x = torch.tensor([[0.0, 0.0], [0.0, 0.0]], requires_grad=True)
+    _grads(torch, rec, "norm of zeros", x.norm(), (x,))
+    x = torch.tensor([1.0, float("nan"), -2.0], requires_grad=True)
+    _grads(torch, rec, "norm with nan", x.norm(), (x,))
+    x = torch.tensor([1.0, float("nan"), -2.0], requires_grad=True)
+    _grads(torch, rec, "inf norm with nan", x.norm(p=inf), (x,))
+    x = torch.tensor([[2.0, -2.0, 1.0], [-2.0, 0.5, 2.0]], requires_grad=True)
+    _grads(torch, rec, "inf norm ties", x.norm(p=inf), (x,))
+    for o in (1, -1, inf, "fro"):
+        x = torch.tensor(_M, requires_grad=True)
+        _grads(torch, rec, f"linalg.norm ord {o}", torch.linalg.norm(x, o), (x,))
+    x = torch.tensor(_M, requires_grad=True)
+    _grads(torch, rec, "norm dtype float64", x.norm(dtype=torch.float64), (x,))
+
+
+# -- sort, topk, median, kthvalue, mode ---------------------------------------------------------
+
+_TIES = [2.0, 1.0, 2.0, 1.0, 2.0, 0.0, 3.0, 1.0, 2.0, 0.0, 1.0, 2.0, 3.0, 3.0, 1.0, 2.0, 0.0,
+         1.0, 2.0, 2.0, 1.0, 0.0, 3.0]
+
+
+def sort_values_indices_and_ties(torch, rec):
+    x = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    rec.value("sort", x.sort())
+    rec.printed("print(sort)", x.sort())
+    rec.value("sort dim 0 descending", torch.sort(x, 0, descending=True))
+    rec.value("sort stable", torch.sort(x, stable=True, dim=0))
+    rec.value("argsort", x.argsort(dim=0, descending=True))
+    rec.value("argsort stable", torch.argsort(torch.tensor(_TIES), stable=True))
+    rec.value("msort", torch.msort(x))
+    t = torch.tensor(_TIES)
+    rec.value("ties (std::sort)", t.sort())
+    rec.value("ties descending", t.sort(descending=True))
+    rec.value("ties stable descending", t.sort(descending=True, stable=True))
+    rec.value("nan", torch.tensor([2.0, float("nan"), 1.0, float("nan"), 0.0]).sort())
+    rec.value("nan descending", torch.tensor([2.0, float("nan"), 1.0]).sort(descending=True))
+    rec.value("int", torch.tensor([3, 1, 2, 1]).sort())
+    rec.value("bool", torch.tensor([True, False, True]).sort())
+    rec.value("0-dim", torch.tensor(2.0).sort())
+    rec.value("empty", torch.zeros(0).sort())
+    r = x.sort()
+    values, indices = r
+    rec.value("unpacked", (values, indices))
+    rec.value("by name", (r.values, r.indices))
+    rec.value("r[1]", r[1])
+    rec.raises("sort dim out of range", lambda: x.sort(2))
+
+
+def topk_kthvalue_median_mode(torch, rec):
+    x = torch.tensor([[3.0, 1.0, 2.0, 2.0], [0.0, 5.0, 4.0, 5.0]])
+    rec.value("topk 2", x.topk(2))
+    rec.printed("print(topk)", x.topk(2))
+    rec.value("topk smallest dim 0", torch.topk(x, 1, dim=0, largest=False))
+    rec.value("topk unsorted", x.topk(3, sorted=False))
+    rec.value("topk 0", x.topk(0))
+    t = torch.tensor(_TIES)
+    for k in (1, 3, 7, 23):
+        rec.value(f"ties topk {k}", t.topk(k))
+        rec.value(f"ties topk {k} smallest", t.topk(k, largest=False))
+    big = torch.tensor([float(v % 7) for v in range(150)])
+    rec.value("partial_sort path", big.topk(2))
+    rec.value("topk nan", torch.tensor([1.0, float("nan"), 3.0]).topk(2))
+    rec.value("median", x.median())
+    rec.printed("print(median)", x.median())
+    rec.value("median dim 1", x.median(1))
+    rec.printed("print(median dim)", x.median(1))
+    rec.value("median dim 0 keepdim", x.median(0, keepdim=True))
+    rec.value("median ties", t.median(0))
+    rec.value("median nan", torch.tensor([2.0, 1.0, float("nan"), 0.0]).median(0))
+    rec.value("median all nan", torch.tensor([2.0, float("nan")]).median())
+    rec.value("median of nothing", torch.zeros(0).median())
+    rec.value("median int", torch.tensor([3, 1, 2, 4]).median())
+    rec.value("kthvalue", x.kthvalue(2))
+    rec.value("kthvalue dim 0 keepdim", x.kthvalue(1, 0, keepdim=True))
+    for k in (1, 2, 5, 12, 23):
+        rec.value(f"ties kthvalue {k}", t.kthvalue(k))
+    rec.value("kthvalue nan", torch.tensor([1.0, float("nan"), 0.0]).kthvalue(3))
+    rec.value("mode", x.mode())
+    rec.value("mode dim 0", x.mode(0))
+    rec.value("ties mode", t.mode())
+    rec.value("mode int", torch.tensor([[1, 2, 2, 1, 3]]).mode(1, keepdim=True))
+    rec.value("0-dim", (torch.tensor(2.0).topk(1), torch.tensor(2.0).median(0),
+                        torch.tensor(2.0).kthvalue(1), torch.tensor(2.0).mode()))
+    rec.raises("topk k too big", lambda: x.topk(5))
+    rec.raises("topk k negative", lambda: x.topk(-1))
+    rec.raises("kthvalue 0", lambda: x.kthvalue(0))
+    rec.raises("kthvalue too big dim 0", lambda: x.kthvalue(3, 0))
+    rec.raises("median of an empty dim", lambda: torch.zeros(2, 0).median(1))
+
+
+def sort_selection_gradients(torch, rec):
+    data = [[3.0, 1.0, 2.0, 2.0], [0.0, 5.0, 4.0, 5.0]]
+    cases = (("sort", lambda x: x.sort().values), ("sort desc dim 0",
+             lambda x: x.sort(0, descending=True).values),
+             ("sort stable", lambda x: x.sort(stable=True).values),
+             ("topk", lambda x: x.topk(2).values), ("topk smallest",
+             lambda x: x.topk(2, largest=False).values),
+             ("median", lambda x: x.median()), ("median dim", lambda x: x.median(1).values),
+             ("median keepdim", lambda x: x.median(0, keepdim=True)[0]),
+             ("kthvalue", lambda x: x.kthvalue(2).values), ("mode", lambda x: x.mode().values))
+    for tag, fn in cases:
+        x = torch.tensor(data, requires_grad=True)
+        y = fn(x)
+        # (median()'s gradient, differentiated again, is MaskedFillBackward1 in torch)
+        _grads(torch, rec, tag, y * y, (x,), second=tag != "median")
+    t = torch.tensor(_TIES, requires_grad=True)
+    rec.value("ties topk grad", torch.autograd.grad(t.topk(5).values.sum(), t))
+    rec.value("ties kthvalue grad", torch.autograd.grad(t.kthvalue(6).values, t))
+    rec.value("ties mode grad", torch.autograd.grad(t.mode().values, t))
+    rec.value("ties median grad", torch.autograd.grad(t.median(), t))
+    rec.value("ties median dim grad", torch.autograd.grad(t.median(0).values, t))
+    n = torch.tensor([1.0, float("nan"), 2.0, float("nan")], requires_grad=True)
+    rec.value("median nan grad", torch.autograd.grad(n.median(), n))
+    rec.value("sort nan grad", torch.autograd.grad((n.sort().values * torch.tensor(
+        [1.0, 2.0, 3.0, 4.0])).sum(), n))
+    x = torch.tensor(data, requires_grad=True)
+    v, i = x.topk(2)
+    v.backward(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    rec.value("topk grad argument", x.grad)
+    rec.graph("topk graph", v)
+
+
 def _collect():
     return {name: fn for name, fn in globals().items()
             if not name.startswith("_") and inspect.isfunction(fn) and fn.__module__ == __name__
