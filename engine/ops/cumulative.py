@@ -12,6 +12,7 @@ from .. import backend as B
 from ..autograd import grad_mode
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from .compare import where
 from .helpers import wrap_dim
 from .registry import export
 from .shape import cat
@@ -132,7 +133,24 @@ class Cumprod(Function):
             return (grad,)
         if _count_zeros(a) == 0:
             return (_reversed_cumsum(result * grad, dim) / a,)
+        if not grad_mode.state.grad_enabled:
+            return (_cumprod_grad_first_order(grad, a, result, dim),)
         return (_cumprod_grad_with_zeros(grad, a, dim),)
+
+
+def _cumprod_grad_first_order(grad: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:
+    """The same gradient in O(n) when it need not be differentiable (torch does the same):
+    before a row's first zero, reversed_cumsum(result·grad)/a (the products past the zero are
+    0); at that zero, the running products with it taken as 1, times grad, summed from there
+    on; after it, 0."""
+    is_zero = a == 0
+    zeros_so_far = is_zero.cumsum(dim)
+    before = zeros_so_far == 0
+    first_zero = is_zero & (zeros_so_far == 1)
+    safe = where(before, a, 1.0)
+    at_zero = _reversed_cumsum(grad * where(first_zero, 1.0, a).cumprod(dim), dim)
+    return where(before, _reversed_cumsum(result * grad, dim) / safe,
+                 where(first_zero, at_zero, 0.0))
 
 
 def _cumprod_grad_with_zeros(grad: Tensor, a: Tensor, dim: int) -> Tensor:
