@@ -131,7 +131,7 @@ class DivMode(Function):
         if dt.name == "bool":
             raise NotImplementedError(f'"div_{mode}_cpu" not implemented for \'Bool\'')
         if not dt.is_floating_point:
-            check_int_divisor(y)
+            check_int_divisor(x, y)
             if mode == "floor":
                 return B.floor_divide(x, y)
             return B.floor_divide(B.sub(x, B.fmod(x, y)), y)  # exact: x - fmod(x, y) divides
@@ -145,9 +145,13 @@ class DivMode(Function):
         return Tensor._make(B.zeros(sa, dt)), Tensor._make(B.zeros(sb, dt))
 
 
-def check_int_divisor(y) -> None:
-    """Integer division by zero: torch's CPU kernels raise (float division gives inf or nan)."""
-    if B.numel(y) and B.item(B.sum(B.eq(y, B.scalar(0, B.dtype_name(y))), None, False)):
+def check_int_divisor(x, y) -> None:
+    """Integer division by zero: torch's CPU kernels raise (float division gives inf or nan),
+    when there is anything to divide."""
+    out_size = 1
+    for s in B.broadcast_shapes(B.shape(x), B.shape(y)):
+        out_size *= s
+    if out_size and B.item(B.sum(B.eq(y, B.scalar(0, B.dtype_name(y))), None, False)):
         raise RuntimeError("ZeroDivisionError")
 
 

@@ -25,7 +25,7 @@ def _compute(node, a, b, kernel, fn):
     if dt.name == "bool":
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     if not dt.is_floating_point:
-        check_int_divisor(y)
+        check_int_divisor(x, y)
     return fn(x, y)
 
 

@@ -146,7 +146,10 @@ class Median(Function):
         self.save(a)
         values = B.tolist(B.reshape(a._data, (-1,)))
         if not values or any(_isnan(v) for v in values):
-            return B.scalar(math.nan, a._dtype.name)
+            # nan in the tensor's dtype (an empty int tensor's median is int64's minimum)
+            return B.astype(B.scalar(math.nan, "float64"), a._dtype.name)
+        if a._dtype.name == "bool":
+            raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
         return B.scalar(sorted(values)[(len(values) - 1) // 2], a._dtype.name)
 
     def backward(self, grad):
@@ -232,6 +235,11 @@ def _mode_index(row):
 
 # -- public functions ----------------------------------------------------------------------------
 
+def _no_bool(input, kernel) -> None:
+    if input.dtype.name == "bool":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 @export(palette={"code": "{0}.sort().values", "arity": 1, "group": "reduction",
                  "label": "sort(a)"})
 def sort(input, dim=-1, descending=False, *, stable=None):
@@ -261,6 +269,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
     n = input.shape[d] if input.ndim else 1
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
+    if input.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if input.ndim == 0:
+        k = 1  # torch returns the one element even for k=0
     return _select(Topk, return_types_topk, input,
                    lambda row: _topk_order(row, k, largest, sorted), d, True, k)
 
@@ -270,16 +282,19 @@ def median(input, dim=None, keepdim=False):
     if dim is None:
         return apply(Median, (input,))
     d = wrap_dim(dim, input.ndim)
-    _check_nonempty("median", input, dim, (d,))
+    _check_nonempty("median", input, d, (d,))
+    _no_bool(input, "median_out")
     return _select(MedianDim, return_types_median, input, _median_index, d, keepdim, 1)
 
 
 @export()
 def kthvalue(input, k, dim=-1, keepdim=False):
     d = wrap_dim(dim, input.ndim)
+    _check_nonempty("kthvalue", input, d, (d,))
     n = input.shape[d] if input.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _no_bool(input, "kthvalue_cpu")
     return _select(Kthvalue, return_types_kthvalue, input, lambda row: _kth_index(row, k), d,
                    keepdim, 1)
 
@@ -287,4 +302,5 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 @export()
 def mode(input, dim=-1, keepdim=False):
     d = wrap_dim(dim, input.ndim)
+    _check_nonempty("mode", input, d, (d,))
     return _select(Mode, return_types_mode, input, _mode_index, d, keepdim, 1)

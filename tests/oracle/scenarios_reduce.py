@@ -70,6 +70,7 @@ def modulo_integers_and_dtypes(torch, rec):
     rec.value("int % float tensor", i % torch.tensor(2.5))
     rec.value("floor_divide(7, 2)", torch.floor_divide(7, 2))
     rec.raises("int % 0", lambda: i % 0)
+    rec.value("int % 0 with nothing to divide", torch.zeros(0, dtype=torch.int64) % 0)
     rec.raises("int // zero tensor", lambda: i // torch.tensor([1, 1, 0, 1, 1]))
     rec.raises("int fmod 0", lambda: i.fmod(0))
     rec.raises("div int floor 0", lambda: torch.div(i, 0, rounding_mode="floor"))
@@ -366,6 +367,15 @@ def topk_kthvalue_median_mode(torch, rec):
     rec.raises("kthvalue 0", lambda: x.kthvalue(0))
     rec.raises("kthvalue too big dim 0", lambda: x.kthvalue(3, 0))
     rec.raises("median of an empty dim", lambda: torch.zeros(2, 0).median(1))
+    rec.value("median of no ints", torch.zeros(0, dtype=torch.int64).median())
+    rec.raises("median bool", lambda: torch.tensor([True, False]).median())
+    rec.raises("median bool dim", lambda: torch.tensor([True, False]).median(0))
+    rec.raises("topk bool", lambda: torch.tensor([True, False]).topk(1))
+    rec.raises("kthvalue bool", lambda: torch.tensor([True, False]).kthvalue(1))
+    rec.raises("mode of an empty dim", lambda: torch.zeros(2, 0).mode())
+    rec.raises("kthvalue of an empty dim", lambda: torch.zeros(0).kthvalue(1))
+    rec.value("0-dim topk 0", torch.tensor(1.5).topk(0))
+    rec.value("mode bool", torch.tensor([True, False]).mode())
 
 
 def sort_selection_gradients(torch, rec):
