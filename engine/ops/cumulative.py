@@ -30,10 +30,7 @@ def _count_zeros(t: Tensor) -> int:
 
 
 def _reversed(t: Tensor, dim: int) -> Tensor:
-    """t with dim in the opposite order (torch's flip), by indexing, so it records a graph."""
-    n = t.shape[dim]
-    index = Tensor._make(B.arange(n - 1, -1, -1, "int64"))
-    return t[(slice(None),) * dim + (index,)]
+    return t.flip(dim)
 
 
 def _reversed_cumsum(t: Tensor, dim: int) -> Tensor:

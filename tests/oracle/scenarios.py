@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_reduce
+from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_reduce, scenarios_shape
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3823,3 +3823,4 @@ SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
 SCENARIOS.update(scenarios_reduce.SCENARIOS)
+SCENARIOS.update(scenarios_shape.SCENARIOS)
