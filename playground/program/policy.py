@@ -74,6 +74,7 @@ MODULE_METHODS = frozenset((
     "float", "double", "to", "apply", "cpu", "cuda", "append", "extend", "insert",
     "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
+    "register_forward_hook", "register_forward_pre_hook",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 # what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)
