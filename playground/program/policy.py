@@ -47,7 +47,7 @@ _TORCH_NAMES = (
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
-    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor",
+    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function")
@@ -61,7 +61,7 @@ TENSOR_ATTRS = frozenset((
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
-    "uniform_", "view", "view_as", "zero_",
+    "uniform_", "view", "view_as", "zero_", "is_inference",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
