@@ -15,7 +15,7 @@ SEED = ("import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x**2\nz 
         "z.backward()\nprint(x.grad)\n")
 # About a second of matrix products on either backend: far inside the program's time limit,
 # far beyond the short wall-clock deadline the pool below gets.
-SLOW = "import torch\nx = torch.ones(60, 60)\nfor i in range(10000):\n    y = x @ x\n"
+SLOW = "import torch\nx = torch.ones(200, 200)\nfor i in range(10000):\n    y = x @ x\n"
 
 
 @pytest.fixture(scope="module")
