@@ -1,4 +1,7 @@
-"""torch.autograd: backward, grad, grad mode, and the graph's node types."""
+"""torch.autograd: backward, grad, grad mode, and the graph's node types.
+
+`functional` (jacobian, hessian, ...) and `gradcheck`/`gradgradcheck` need the whole engine,
+which imports this package first: engine/__init__.py adds them once the ops are loaded."""
 
 from .api import backward, grad  # noqa: F401
 from .function import Function  # noqa: F401

@@ -44,6 +44,10 @@ class Add(Function):
         gb = grad if self.alpha == 1 else grad * self.alpha
         return sum_to(grad, sa), sum_to(gb, sb)
 
+    @property
+    def _saved_alpha(self):
+        return self.alpha
+
 
 class Sub(Function):
     name_ = "SubBackward0"
@@ -57,6 +61,8 @@ class Sub(Function):
         x, y, _ = _binary_prepare(self, a, b)
         self.alpha = alpha
         return B.sub(x, y if alpha == 1 else B.mul(y, alpha))
+
+    _saved_alpha = property(lambda self: self.alpha)
 
     def backward(self, grad):
         sa, sb = self.shapes
@@ -81,6 +87,7 @@ class Rsub(Function):
 
 class Mul(Function):
     name_ = "MulBackward0"
+    saved_fields = {"other": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
                   "{grad}·self")
     array_backward = True
@@ -101,6 +108,7 @@ class Mul(Function):
 
 class Div(Function):
     name_ = "DivBackward0"
+    saved_fields = {"self": 0, "other": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self/other)/∂self = 1/other, ∂/∂other = −self/other²: to self {grad}/other, to "
                   "other −{grad}·self/other²")
     array_backward = True
@@ -122,6 +130,7 @@ class Div(Function):
 
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂(1/self)/∂self = −1/self²: to self −{grad}/self²"
     array_backward = True
     saves_result = True
@@ -156,6 +165,8 @@ class PowScalar(Function):
     """tensor ** number"""
 
     name_ = "PowBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
+    _saved_exponent = property(lambda self: self.exponent)
     chain_rule = "∂(self^n)/∂self = n·self^(n−1): to self {grad}·n·self^(n−1)"
 
     def forward(self, a, exponent):
@@ -196,6 +207,7 @@ class PowTensor(Function):
     """tensor ** tensor"""
 
     name_ = "PowBackward1"
+    saved_fields = {"self": 0, "exponent": 1, "result": 2}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self^exponent)/∂self = exponent·self^(exponent−1), ∂/∂exponent = "
                   "self^exponent·ln(self)")
     saves_result = True
@@ -224,6 +236,8 @@ class RPow(Function):
     """number ** tensor: one edge, to the exponent."""
 
     name_ = "PowBackward2"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
+    _saved_self = property(lambda self: self.base)
     chain_rule = "∂(base^self)/∂self = base^self·ln(base): to self {grad}·result·ln(base)"
     saves_result = True
 

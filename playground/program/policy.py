@@ -27,6 +27,7 @@ NAMESPACES = {
     "torch.optim": optim,
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
+    "torch.autograd.functional": engine.autograd.functional,
 }
 
 _TORCH_NAMES = (
@@ -39,7 +40,8 @@ _TORCH_NAMES = (
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
 )
-_AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled")
+_AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "functional",
+                   "gradcheck", "gradgradcheck")
 
 TENSOR_ATTRS = frozenset((
     "T", "mT", "backward", "bool", "clone", "contiguous", "copy_", "cpu", "data", "detach",
@@ -48,7 +50,7 @@ TENSOR_ATTRS = frozenset((
     "is_leaf", "item", "long", "ndim", "nelement", "new_full", "new_ones", "new_tensor",
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
-    "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
+    "requires_grad_", "retain_grad", "retains_grad", "shape", "register_post_accumulate_grad_hook", "size", "to", "tolist", "type_as",
     "uniform_", "view", "view_as", "zero_",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
@@ -73,6 +75,8 @@ SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
 # the one underscore name a program may read (never assign), and only on a tensor: the in-place
 # lessons show the version counter that backward checks
 TENSOR_PRIVATE_READABLE = "_version"
+# on a grad_fn, what it saved for backward is read as torch exposes it: `_saved_self`, ...
+NODE_SAVED_PREFIX = "_saved_"
 
 
 def _public_subclasses(module, base) -> set:
@@ -155,6 +159,8 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
+        self._add("torch.autograd.functional", engine.autograd.functional,
+                  _own_functions(engine.autograd.functional))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}
                   | _public_subclasses(nn, nn.Module))
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
@@ -202,7 +208,7 @@ class Policy:
             return (name in TENSOR_ATTRS or name in engine.ops.METHODS
                     or name == TENSOR_PRIVATE_READABLE)
         if isinstance(obj, Node):
-            return name in NODE_ATTRS
+            return name in NODE_ATTRS or name.startswith(NODE_SAVED_PREFIX)
         if isinstance(obj, HookHandle):
             return name == "remove"
         if isinstance(obj, Size):

@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_conv, scenarios_nn, scenarios_pointwise
+from tests.oracle import (
+    scenarios_autograd_api,
+    scenarios_conv,
+    scenarios_nn,
+    scenarios_pointwise,
+)
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3823,3 +3828,4 @@ SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
 SCENARIOS.update(scenarios_conv.SCENARIOS)
+SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
