@@ -55,6 +55,25 @@ from .autograd import gradcheck as _gradcheck  # noqa: E402
 # torch.autograd.gradcheck is the function (it shadows its module there too)
 autograd.gradcheck, autograd.gradgradcheck = _gradcheck.gradcheck, _gradcheck.gradgradcheck
 
+from .torch_names import TORCH_NAMES as _TORCH_NAMES  # noqa: E402
+
+
+def _take_torch_names() -> None:
+    """Give each class a program can name torch's module and qualified name, so it prints as in
+    torch (`<class 'torch.nn.modules.linear.Linear'>`, `<torch.optim.sgd.SGD object at ...>`)."""
+    import sys
+
+    for path, (module, qualname) in _TORCH_NAMES.items():
+        owner = sys.modules[__name__]
+        for part in path.split(".")[1:-1]:
+            owner = getattr(owner, part, None)
+        cls = getattr(owner, path.rsplit(".", 1)[1], None)
+        if isinstance(cls, type):
+            cls.__module__, cls.__qualname__ = module, qualname
+
+
+_take_torch_names()
+
 
 def __getattr__(name):
     # torch.default_generator is the current session's (engine.state), so it is looked up

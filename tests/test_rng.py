@@ -171,3 +171,20 @@ def test_in_place_draws_take_torchs_grad_fn_names():
                                "NormalBackward1", "BernoulliBackward0"]
     if real_torch is not None:
         assert names["torch"] == names["engine"]
+
+
+def test_the_browser_says_when_its_float64_normals_may_differ_in_the_last_bit(monkeypatch):
+    """In Pyodide the C library's log/sin/cos round differently from glibc's: a run drawing
+    float64 normals there is told so once (a PlaygroundNote); float32 draws and other hosts
+    are not."""
+    from engine.rng import sampling
+    from playground import run
+
+    program = ("import torch\nx = torch.randn(20, dtype=torch.float64)\n"
+               "y = torch.randn(3, dtype=torch.float64)\nz = torch.randn(40)\n")
+    assert run(program).warnings == []
+    monkeypatch.setattr(sampling, "_LAST_BIT_MAY_DIFFER", True)
+    notes = run(program).warnings
+    assert [(w.category, w.line) for w in notes] == [("PlaygroundNote", 2)]
+    assert "differ from PyTorch's in the last digit" in notes[0].message
+    assert run("import torch\nz = torch.randn(40)\n").warnings == []

@@ -26,8 +26,31 @@ are torch 2.13's (aten/src/ATen/native/cpu/DistributionTemplates.h and friends):
 from __future__ import annotations
 
 import math
+import sys
 
 from .. import backend as B
+
+# In the browser, Python's math module is Pyodide's C library (musl), which rounds sin, cos and
+# log differently from the glibc torch uses on Linux in the last bit of a few percent of doubles:
+# float64 normals drawn there can be one ulp off torch's. The run is told so, once per session.
+_LAST_BIT_MAY_DIFFER = sys.platform == "emscripten"
+BROWSER_NORMALS_NOTE = (
+    "float64 random normal numbers drawn in this browser can differ from PyTorch's in the last "
+    "digit: the browser's math library rounds log, sin and cos differently from the one "
+    "PyTorch uses on Linux. The playground served by Python (gradplay serve) gives PyTorch's "
+    "exact numbers.")
+
+
+class PlaygroundNote(UserWarning):
+    """A remark of the playground's own about its numbers (not one of torch's warnings)."""
+
+
+def _note_inexact_normals() -> None:
+    from .. import state
+    from ..tensor import warn
+
+    if state.current().first_warning("browser_normals"):
+        warn(BROWSER_NORMALS_NOTE, PlaygroundNote, stacklevel=4)
 
 _NUMPY_FROM = 256  # below this many values the list kernels beat numpy's per-call overhead
 
@@ -71,6 +94,8 @@ def _fma(a: float, b: float, c: float) -> float:
 
 def normal(gen, n: int, dtype: str, mean: float = 0.0, std: float = 1.0,
            contiguous: bool = True):
+    if _LAST_BIT_MAY_DIFFER and dtype == "float64" and n:
+        _note_inexact_normals()
     k = kernels(n)
     if n >= 16 and contiguous:
         if dtype == "float32":
