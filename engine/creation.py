@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from . import backend as B
 from . import errors
 from . import observer as _observer
@@ -179,6 +181,9 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     dt = dtype or float32
+    if not dt.is_floating_point and not all(math.isfinite(v) and -2**63 <= v < 2**63
+                                            for v in (start, end)):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return _leaf(B.linspace(start, end, int(steps), dt.name), dt, requires_grad, "linspace")
 
 

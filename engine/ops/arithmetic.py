@@ -180,7 +180,10 @@ class PowScalar(Function):
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             elif a._dtype.name == "bool":
                 x = B.astype(x, "int64")  # bool ** int is an int64 tensor in torch
-        return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
+        dt = B.dtype_name(x)
+        if dt in ("float32", "float64"):
+            return _float_pow(x, exponent, dt)
+        return B.pow(x, B.scalar(exponent, dt))
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -188,6 +191,29 @@ class PowScalar(Function):
         if e == 0:
             return (grad * 0,)
         return (grad * (e * a ** (e - 1)),)
+
+
+def _float_pow(x, exponent, dt):
+    """torch's CPU pow of a float tensor by a number: the exponents it computes another way
+    (0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ from pow
+    in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
+    (torch's own pow for the elements outside its vectorised blocks, see docs/semantics.md)."""
+    one = B.scalar(1, dt)
+    if exponent == 0.5:
+        return B.sqrt(x)
+    if exponent == -0.5:
+        return B.div(one, B.sqrt(x))
+    if exponent == -1:
+        return B.div(one, x)
+    if exponent == 2:
+        return B.mul(x, x)
+    if exponent == 3:
+        return B.mul(B.mul(x, x), x)
+    if exponent == -2:
+        return B.div(one, B.mul(x, x))
+    if dt == "float32":
+        return B.astype(B.pow(B.astype(x, "float64"), B.scalar(exponent, "float64")), dt)
+    return B.pow(x, B.scalar(exponent, dt))
 
 
 def _int_pow(x, y):

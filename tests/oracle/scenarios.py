@@ -25,6 +25,7 @@ from tests.oracle import (
     scenarios_autograd_api,
     scenarios_conv,
     scenarios_nn,
+    scenarios_numerics,
     scenarios_pointwise,
 )
 
@@ -3829,3 +3830,4 @@ SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
 SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
+SCENARIOS.update(scenarios_numerics.SCENARIOS)
