@@ -78,4 +78,8 @@ TORCH_NAMES = {'torch.Generator': ('torch._C', 'Generator'),
  'torch.optim.lr_scheduler.LRScheduler': ('torch.optim.lr_scheduler', 'LRScheduler'),
  'torch.optim.lr_scheduler.LambdaLR': ('torch.optim.lr_scheduler', 'LambdaLR'),
  'torch.optim.lr_scheduler.ReduceLROnPlateau': ('torch.optim.lr_scheduler', 'ReduceLROnPlateau'),
- 'torch.optim.lr_scheduler.StepLR': ('torch.optim.lr_scheduler', 'StepLR')}
+ 'torch.optim.lr_scheduler.StepLR': ('torch.optim.lr_scheduler', 'StepLR'),
+ 'torch.utils.data.DataLoader': ('torch.utils.data.dataloader', 'DataLoader'),
+ 'torch.utils.data.Dataset': ('torch.utils.data.dataset', 'Dataset'),
+ 'torch.utils.data.Subset': ('torch.utils.data.dataset', 'Subset'),
+ 'torch.utils.data.TensorDataset': ('torch.utils.data.dataset', 'TensorDataset')}

@@ -29,6 +29,24 @@ HOSTILE = [
     ("grad_fn_class_call", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "n = type(y.grad_fn)()\n", "not_allowed"),
     ("type_of_builtin_call", "f = type(print)('print', None)\n", "not_allowed"),
+    ("dataset_huge_len_shuffle", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return 10**9\n    def __getitem__(self, i):\n        return i\n"
+     "for b in DataLoader(D(), shuffle=True):\n    pass\n", "limit"),
+    ("dataset_getitem_recursion", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return 4\n    def __getitem__(self, i):\n        return self[i]\n"
+     "for b in DataLoader(D()):\n    pass\n", "limit"),
+    ("dataset_negative_len", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return -1\nn = len(DataLoader(D()))\n", "runtime"),
+    ("loader_many_batches", T + "from torch.utils.data import DataLoader, Dataset, random_split\nfor b in DataLoader(range(10**7)):\n    pass\n", "limit"),
+    ("loader_list_of_huge", T + "from torch.utils.data import DataLoader, Dataset, random_split\nx = list(DataLoader(range(10**8), shuffle=True))\n", "limit"),
+    ("random_split_huge", T + "from torch.utils.data import DataLoader, Dataset, random_split\na, b = random_split(range(10**9), [10**9 - 1, 1])\n",
+     "limit"),
+    ("dataset_dunder_read", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __getitem__(self, i):\n"
+     "        return i\nf = D.__getitem__\n", "not_allowed"),
+    ("dataset_iter_def", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __iter__(self):\n"
+     "        return 1\n", "not_allowed"),
+    ("loader_collate_escape", T + "from torch.utils.data import DataLoader, Dataset, random_split\nx = DataLoader([1, 2], collate_fn=print.fn)\n",
+     "not_allowed"),
     ("type_three_args", "C = type('C', (), {})\n", "runtime"),
     ("type_attribute", "m = type(1).mro\n", None),
     ("type_of_function_attr", "def f():\n    pass\nc = type(f).code\n", None),

@@ -118,6 +118,20 @@ def random_from_to(gen, n: int, low: int, high: int):
     return kernels(n).randint_from_words(gen.words(2 * n if wide else n), wide, span, low)
 
 
+def random_full_range(gen, n: int, dtype: str) -> list:
+    """random_() with no bounds: uniform_int_distribution over the dtype's own range. int64 and
+    float64 take one random64() per element, float32 and bool one 32-bit word; the value is
+    word % 2**63 (int64), % (2**53 + 1) (float64), % (2**24 + 1) (float32), & 1 (bool)."""
+    k = kernels(n)
+    if dtype in ("int64", "float64"):
+        words = [int(w) for w in k.u64(gen.words(2 * n))]
+        modulus = 1 << 63 if dtype == "int64" else (1 << 53) + 1
+    else:
+        words = [int(w) for w in k.u32(gen.words(n))]
+        modulus = 2 if dtype == "bool" else (1 << 24) + 1
+    return [w % modulus for w in words]
+
+
 def randperm(gen, n: int) -> list:
     perm = list(range(n))
     if n > 1:

@@ -9,7 +9,7 @@ import operator
 import re
 
 from .._engine import engine
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, guard_loader
 from .policy import EXCEPTIONS
 
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
@@ -250,11 +250,14 @@ class Builtins:
         return reversed(self._seq(seq))
 
     def _iter(self, iterable):
+        if isinstance(iterable, engine.utils.data.DataLoader):
+            guard_loader(iterable, self.run.limits)
+            return iter(iterable)  # batches load one at a time, as next() asks (torch's order)
         return iter(self._seq(iterable))
 
     def _next(self, iterator, *default):
         from .statements import _ITERATOR_TYPES  # the iterators a program can hold
-        if not isinstance(iterator, _ITERATOR_TYPES):
+        if not isinstance(iterator, _ITERATOR_TYPES + (engine.utils.data.LoaderIterator,)):
             raise TypeError(f"'{type(iterator).__name__}' object is not an iterator")
         return next(iterator, *default)
 

@@ -564,6 +564,9 @@ class Expressions:
                 raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed like this")
         elif isinstance(obj, engine.Size):
             pass
+        elif isinstance(obj, engine.utils.data.Dataset) or (
+                is_user_class(type(obj)) and user_class_defines(type(obj), "__getitem__")):
+            pass  # a dataset, or the program's own class: its __getitem__ runs interpreted
         else:
             raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed")
         result = obj[index]
