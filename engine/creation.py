@@ -7,6 +7,7 @@ import math
 from . import backend as B
 from . import errors
 from . import observer as _observer
+from .device import check_device
 from .dtypes import bool_, by_name, float32, int64
 from .tensor import Tensor, warn
 
@@ -76,6 +77,7 @@ def _plain(x):
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    check_device(device)
     if isinstance(data, Tensor):
         warn(errors.COPY_CONSTRUCT_WARNING, UserWarning)
         dt = dtype or data._dtype
@@ -126,11 +128,13 @@ def _size(size) -> tuple:
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.zeros(_size(size), dt.name), dt, requires_grad, "zeros")
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.ones(_size(size), dt.name), dt, requires_grad, "ones")
 
@@ -139,20 +143,24 @@ empty = zeros
 
 
 def zeros_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad, "zeros_like")
 
 
 def ones_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad, "ones_like")
 
 
 def empty_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if dtype is None:
         dtype = bool_ if isinstance(fill_value, bool) else (
             int64 if isinstance(fill_value, int) else float32)
@@ -162,6 +170,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     if dt is int64:
         _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
@@ -170,6 +179,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -180,6 +190,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     if not dt.is_floating_point and not all(math.isfinite(v) and -2**63 <= v < 2**63
                                             for v in (start, end)):
@@ -188,5 +199,6 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.eye(n, n if m is None else m, dt.name), dt, requires_grad, "eye")

@@ -27,6 +27,7 @@ from tests.oracle import (
     scenarios_nn,
     scenarios_numerics,
     scenarios_pointwise,
+    scenarios_shape,
 )
 
 # ---------------------------------------------------------------------------
@@ -3828,6 +3829,7 @@ def _collect():
 SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
+SCENARIOS.update(scenarios_shape.SCENARIOS)
 SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
 SCENARIOS.update(scenarios_numerics.SCENARIOS)
