@@ -8,7 +8,6 @@ functions with the same meaning, so the engine never needs to know which one it 
 from __future__ import annotations
 
 import math as _math
-from fractions import Fraction as _Fraction
 
 import numpy as np
 
@@ -135,8 +134,10 @@ def _fma_float64(a, b, c):
     r, q = _two_sum(s, u)
     half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
     near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
+    if near.any():
+        from fractions import Fraction  # rarely needed: kept out of the import (its memory)
     for k in np.nonzero(near)[0]:
-        exact = _Fraction(float(a)) * _Fraction(float(b[k])) + _Fraction(float(c[k]))
+        exact = Fraction(float(a)) * Fraction(float(b[k])) + Fraction(float(c[k]))
         r[k] = float(exact)
     return r
 

@@ -16,7 +16,6 @@ import math as _math
 import operator as _operator
 import struct as _struct
 from array import array as _pyarray
-from fractions import Fraction as _Fraction
 
 NAME = "pure"
 
@@ -413,6 +412,8 @@ def linspace(start, end, steps: int, dtype: str):
         step = _r32([_r32([step])[0] / _r32([float(steps - 1)])[0]])[0]
     else:
         step = step / (steps - 1)
+    from fractions import Fraction as _Fraction  # only linspace needs it: not at import
+
     half = steps // 2
     vals = []
     exact_ok = all(_math.isfinite(v) for v in (s, e, step))
@@ -432,6 +433,7 @@ def linspace(start, end, steps: int, dtype: str):
 
 def _nearest_f32(exact):
     """The float32 nearest to a Fraction, ties to even (float() alone would round twice)."""
+    from fractions import Fraction as _Fraction
     r = _r32([float(exact)])[0]
     fr = _Fraction(r)
     if fr == exact or not _math.isfinite(r) or r == 0:
