@@ -128,6 +128,41 @@ class Div(Function):
         return ga, gb
 
 
+class DivMode(Function):
+    """div with rounding_mode "floor" or "trunc": a step function, so no gradient flows."""
+
+    name_ = "DivBackward2"
+    chain_rule = ("div with a rounding mode is flat between its steps: to self and to other 0")
+
+    def forward(self, a, b, mode):
+        x, y, dt = _binary_prepare(self, a, b)
+        if dt.name == "bool":
+            raise NotImplementedError(f'"div_{mode}_cpu" not implemented for \'Bool\'')
+        if not dt.is_floating_point:
+            check_int_divisor(x, y)
+            if mode == "floor":
+                return B.floor_divide(x, y)
+            return B.floor_divide(B.sub(x, B.fmod(x, y)), y)  # exact: x - fmod(x, y) divides
+        if mode == "floor":
+            return B.floor_divide(x, y)
+        return B.trunc(B.div(x, y))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        dt = grad._dtype.name
+        return Tensor._make(B.zeros(sa, dt)), Tensor._make(B.zeros(sb, dt))
+
+
+def check_int_divisor(x, y) -> None:
+    """Integer division by zero: torch's CPU kernels raise (float division gives inf or nan),
+    when there is anything to divide."""
+    out_size = 1
+    for s in B.broadcast_shapes(B.shape(x), B.shape(y)):
+        out_size *= s
+    if out_size and B.item(B.sum(B.eq(y, B.scalar(0, B.dtype_name(y))), None, False)):
+        raise RuntimeError("ZeroDivisionError")
+
+
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
     saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
@@ -159,6 +194,10 @@ class Neg(Function):
 
     def backward(self, grad):
         return (-grad,)
+
+
+def _one(x):
+    return B.scalar(1, B.dtype_name(x))
 
 
 class PowScalar(Function):
@@ -355,7 +394,14 @@ multiply = export("multiply")(mul)
 
 @export(operators=("__truediv__",),
         palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
-def div(input, other):
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        if not isinstance(input, Tensor):
+            input = wrap(input, other)
+        return apply(DivMode, (input, wrap(other, input)), rounding_mode)
     if not isinstance(input, Tensor):
         # number / tensor: torch computes reciprocal(tensor) * number
         return mul(reciprocal(other), input)

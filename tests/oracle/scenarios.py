@@ -27,6 +27,7 @@ from tests.oracle import (
     scenarios_nn,
     scenarios_numerics,
     scenarios_pointwise,
+    scenarios_reduce,
     scenarios_shape,
 )
 
@@ -3829,6 +3830,7 @@ def _collect():
 SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
+SCENARIOS.update(scenarios_reduce.SCENARIOS)
 SCENARIOS.update(scenarios_shape.SCENARIOS)
 SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
