@@ -276,6 +276,9 @@ class Tensor:
     def detach(self):
         t = Tensor._make(self._data, self._dtype)
         t._vc = self._vc  # detach shares the version counter: in-place on it is still checked
+        obs = _observer.state.observer
+        if obs is not None:  # the cut is drawn: the result came from self, with no grad_fn
+            obs.tensor_created(t, None, "detach", (self,))
         return t
 
     def detach_(self):

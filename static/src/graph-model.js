@@ -2,6 +2,7 @@
 
 import { edgeKey, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortValue, shapeText, flatValues } from "./format.js";
+import { marksAt } from "./graph-marks.js";
 
 export const NODE_W = 208;
 export const NODE_H = 114;
@@ -72,6 +73,7 @@ export function buildGraph(timelineIndex, view, { iteration = null } = {}) {
         index: e.index,
         inplace: e.inplace,
         recorded: e.recorded,
+        op: e.op,
         step: e.step,
         layoutFrom: e.from,
         layoutTo: e.to,
@@ -195,6 +197,7 @@ function tensorDisplay(timelineIndex, s, g) {
     hasGrad: rec.grad != null,
     chip: gradChip(rec.grad),
     callout: accumCallout(entry?.name, accum),
+    marks: marksAt(timelineIndex, s, g.tensor, rec),
     extra,
     extraKind,
     running: Boolean(running),
@@ -239,6 +242,7 @@ function autogradDisplay(timelineIndex, s, g) {
     hasGrad: Boolean(rec?.grad),
     chip: gradChip(rec?.grad),
     callout: accumCallout(entry?.name, accum),
+    marks: rec ? marksAt(timelineIndex, s, g.tensor, rec, { node: g.node }) : [],
     extra,
     extraKind,
     running: s.running.has(g.node),
@@ -268,6 +272,7 @@ export function edgeDisplay(timelineIndex, s, graph, edge) {
     current: key != null && s.lastEdge === key,
     noGrad: graph.view === "tensors" && edge.recorded === false,
     inplace: Boolean(edge.inplace),
+    cut: graph.view === "tensors" && edge.op === "detach", // detach(): the gradient stops here
   };
 }
 

@@ -24,6 +24,26 @@ export const COMPACT_K = MIN_SCREEN_PX / COMPACT_FONT;
 // edit's new node usually fits beside the others without changing the zoom.
 const MAX_FIT = 1.15;
 const CHIP_CELLS = 8;
+// the words on a card's mark tags (graph-marks.js says what each means in full)
+const MARK_LABELS = {
+  hook: "hook",
+  retain: "retain_grad",
+  nograd: "no_grad",
+  detach: "detach",
+  nan: "NaN",
+  "nan-origin": "NaN starts",
+  "nan-grad-origin": "NaN grad starts",
+};
+// the same at the compact level of detail, in big type: short enough for two on a card
+const MARK_SHORT = {
+  hook: "hook",
+  retain: "retain",
+  nograd: "no_grad",
+  detach: "detach",
+  nan: "NaN",
+  "nan-origin": "NaN←",
+  "nan-grad-origin": "∇NaN",
+};
 
 /** The level of detail at zoom k: "full", "compact" or "dots". */
 export function levelOfDetail(k) {
@@ -248,6 +268,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       s("text", { class: "gp-cshape gp-c", x: 14, y: 68 }),
       s("text", { class: "gp-cgrad gp-c", x: 14, y: 101 }),
       chip,
+      s("g", { class: "gp-marks", "data-testid": "marks" }),
     );
     cardTemplates.set(key, g);
     return g;
@@ -257,12 +278,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const g = cardTemplate(n).cloneNode(true);
     g.setAttribute("data-id", n.id);
     g.setAttribute("data-name", n.name || "");
-    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip] =
+    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip, marks] =
       g.children;
     return {
       g,
       node: n,
-      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip },
+      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip, marks },
       disp: null,
       cls: "",
     };
@@ -435,6 +456,11 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       rec.chipKey = chipKey;
       drawChip(els.chip, several ? d.chip : null);
     }
+    const marksKey = d.marks.map((m) => m.text).join("|");
+    if (marksKey !== rec.marksKey) {
+      rec.marksKey = marksKey;
+      drawMarks(els.marks, d.marks, rec.node.w);
+    }
     const cls = [
       "gp-node",
       `k-${d.cls}`,
@@ -462,6 +488,40 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     if (animate && !big() && old && old.grad !== d.grad && d.exists) flash(els.grad, "gp-flash");
     if (animate && !big() && old && old.extra !== d.extra && d.extraKind === "accum") flash(els.extra, "gp-flash");
     rec.disp = d;
+  }
+
+  /**
+   * A card's marks as tags on its top edge, right-aligned: the words at full detail, the
+   * coloured tag alone below it (the words are in the tag's title and in the hover detail).
+   */
+  function drawMarks(g, marks, width) {
+    g.replaceChildren();
+    // full detail: small tags with words; compact: big tags with a short word (no text under 12 px)
+    const row = (labels, { height, charW, cls }) => {
+      let right = width - 6;
+      for (const m of marks) {
+        const label = labels[m.kind] || m.kind;
+        const w = Math.max(height + 4, label.length * charW + height * 0.7);
+        const x = right - w;
+        right = x - 4;
+        const y = -height / 2;
+        g.append(
+          s(
+            "g",
+            {
+              class: `gp-mark m-${m.kind} ${cls}`,
+              "data-testid": cls === "gp-d" ? "mark" : "mark-compact",
+              "data-mark": m.kind,
+            },
+            s("title", null, m.text),
+            s("rect", { class: "gp-mark-tag", x, y, width: w, height, rx: height / 2 }),
+            s("text", { class: "gp-mark-text", x: x + w / 2, y: y + height * 0.7, "text-anchor": "middle" }, label),
+          ),
+        );
+      }
+    };
+    row(MARK_LABELS, { height: 18, charW: 6.4, cls: "gp-d" });
+    row(MARK_SHORT, { height: 34, charW: 13.4, cls: "gp-c" });
   }
 
   function drawChip(chip, values) {
@@ -495,6 +555,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       d.current ? "current" : "",
       d.noGrad ? "nograd" : "",
       d.inplace ? "inplace" : "",
+      d.cut ? "cut" : "",
     ]
       .filter(Boolean)
       .join(" ");
@@ -642,6 +703,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       h("b", null, rows[0].filter(Boolean).join("  ")),
       ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
       d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+      ...d.marks.map((m) => h("div", { class: `gp-detail-mark m-${m.kind}` }, m.text)),
     );
     const p = pos.get(id);
     const x = (p.x + rec.node.w / 2) * view.k + view.x + 8;

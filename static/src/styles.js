@@ -188,11 +188,26 @@ export const CSS = String.raw`
 @keyframes gp-text-flash { 0% { fill: var(--gp-run); } 35% { fill: var(--gp-grad); } 100% { } }
 @keyframes gp-pulse { from { opacity: 0.2; } to { opacity: 0.55; } }
 
+/* graph: marks on a card's top edge (graph-marks.js) */
+.gp-mark-tag { stroke: none; }
+.gp-mark-text { font: 600 10.5px var(--gp-sans); fill: #fff; }
+.gp-mark.gp-c .gp-mark-text { font: 700 22px var(--gp-sans); }
+.gp-mark.m-hook .gp-mark-tag { fill: #0b6e6b; }
+.gp-mark.m-retain .gp-mark-tag { fill: #6b24a8; }
+.gp-mark.m-nograd .gp-mark-tag { fill: #5f6368; }
+.gp-mark.m-detach .gp-mark-tag { fill: #9a4a00; }
+.gp-mark.m-nan .gp-mark-tag { fill: #fce8e6; stroke: #b3261e; stroke-width: 1.2; }
+.gp-mark.m-nan .gp-mark-text { fill: #8c1d18; }
+.gp-mark.m-nan-origin .gp-mark-tag, .gp-mark.m-nan-grad-origin .gp-mark-tag { fill: #b3261e; }
+.gp-detail-mark { font-family: var(--gp-sans); margin-top: 2px; }
+.gp-detail-mark.m-nan-origin, .gp-detail-mark.m-nan-grad-origin { color: var(--gp-error); font-weight: 600; }
+
 /* graph: edges */
 .gp-edge-path { fill: none; stroke: #aab2bd; stroke-width: 1.6; transition: stroke 0.25s, stroke-width 0.25s, opacity 0.3s; }
 .gp-arrowhead { fill: #aab2bd; }
 .gp-arrowhead.hot { fill: var(--gp-grad); }
 .gp-edge.nograd .gp-edge-path { stroke-dasharray: 3 4; }
+.gp-edge.cut .gp-edge-path { stroke: #9a4a00; stroke-dasharray: 2 6; stroke-width: 2; }
 .gp-edge.inplace .gp-edge-path { stroke: #e8a33d; stroke-dasharray: 7 4; }
 .gp-edge.carried .gp-edge-path { stroke: var(--gp-grad); stroke-opacity: 0.55; stroke-width: 2; }
 .gp-edge.current .gp-edge-path { stroke-opacity: 1; stroke-width: 3; }
