@@ -9,8 +9,8 @@ import {
   drawSelection,
   Decoration,
 } from "@codemirror/view";
-import { EditorState, StateField, StateEffect, Annotation, Compartment } from "@codemirror/state";
-import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { EditorState, StateField, StateEffect, Annotation, Compartment, Transaction } from "@codemirror/state";
+import { defaultKeymap, history, historyKeymap, undo, redo, undoDepth, redoDepth } from "@codemirror/commands";
 import {
   syntaxHighlighting,
   defaultHighlightStyle,
@@ -99,10 +99,12 @@ function diagnostics(doc, err) {
 }
 
 /**
- * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only.
- * Returns show, setProgram, getProgram, setError, flashLines, setStepLines, focus, destroy.
+ * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only (an
+ * undo or redo is one); `onHistory({undo, redo})` with how many steps each can go, whenever
+ * that may have changed. Returns show, setProgram, getProgram, setError, flashLines,
+ * setStepLines, undo, redo, focus, destroy.
  */
-export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
+export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = {}) {
   const readOnly = new Compartment();
   const view = new EditorView({
     parent,
@@ -133,6 +135,7 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
           ...historyKeymap,
         ]),
         EditorView.updateListener.of((u) => {
+          if (u.transactions.length) onHistory?.({ undo: undoDepth(u.state), redo: redoDepth(u.state) });
           if (!u.docChanged) return;
           if (u.transactions.some((t) => t.annotation(fromApp))) return;
           onChange?.(u.state.doc.toString());
@@ -166,8 +169,10 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
     if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
     if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
     const spec = { effects };
-    if (changed)
-      Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations: fromApp.of(true) });
+    // The program the pane opens with is where its history starts: undo never empties the pane.
+    // Every later program put in (an example, an edit's result) can be undone like typing.
+    const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
+    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations });
     if (changed || effects.length) view.dispatch(spec);
   }
 
@@ -200,6 +205,8 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
     setReadOnly(on) {
       view.dispatch({ effects: readOnly.reconfigure(on ? EditorState.readOnly.of(true) : []) });
     },
+    undo: () => undo(view),
+    redo: () => redo(view),
     focus: () => view.focus(),
     destroy() {
       clearTimeout(flashTimer);

@@ -220,6 +220,19 @@ export function accumulationCallout(timelineIndex, state, view) {
   return { id, text: accumCallout(timelineIndex.tensors.get(latest.tensor)?.name, latest.a) };
 }
 
+// While typing, an error's underline shows with each run's reply, but its banner waits until
+// the typing has paused this long: a half-typed line should not flash a banner at every key.
+export const BANNER_PAUSE_MS = 900;
+
+/**
+ * How long the banner for a reply's error waits (ms): 0 for a reply to anything but typing, or
+ * when the last key was pressed `pauseMs` or more before `now`.
+ */
+export function bannerDelay(mode, now, lastKeyAt, pauseMs = BANNER_PAUSE_MS) {
+  if (mode !== "run" || lastKeyAt == null) return 0;
+  return Math.max(0, lastKeyAt + pauseMs - now);
+}
+
 const KIND_TITLES = { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" };
 
 /** The banner title of a program error: Python's exception type, and where. */

@@ -64,7 +64,10 @@ function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
-export function createGraphView(container, { onSelect, onBackground, onNodeMoved, onResize, onView } = {}) {
+export function createGraphView(
+  container,
+  { onSelect, onBackground, onNodeMoved, onResize, onView, bottomInset = () => 0 } = {},
+) {
   // The drawing is a stack of SVGs, each its own compositor layer: one for edges, one per chunk
   // of CHUNK nodes, one for edge labels. A change to one card repaints its chunk only; in a single
   // SVG it repainted every card of a 450-node graph, frame after frame, while playing.
@@ -820,7 +823,8 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     sizeToContainer();
     cameraTarget = null;
     const W = size.w > 1 ? size.w : 800;
-    const H = size.h > 1 ? size.h : 500;
+    // the legend and the zoom buttons sit over the canvas's bottom: a fitted graph stays above them
+    const H = Math.max(160, (size.h > 1 ? size.h : 500) - bottomInset());
     const pad = 40;
     const want = Math.min((W - 2 * pad) / b.w, (H - 2 * pad) / b.h);
     const least = big() ? MIN_FIT_BIG : MIN_FIT;

@@ -61,7 +61,8 @@ const GRAD = "#8430ce";
  * A plot in `el` of points [{x, y, past, tip?}] (past: at or before the moment shown; the last
  * past point is drawn as the current one; tip: the hover text, when opts.hover). Options:
  * testid, xLabel, color, height, unitTicks (one tick per whole x), hover, showTitle (else the
- * title is only the box's label), and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
+ * title is only the box's label), onPick(x) (a click on the plot picks the point nearest in x),
+ * and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
  */
 export function createSeriesPlot(el, opts = {}) {
   const o = {
@@ -72,6 +73,7 @@ export function createSeriesPlot(el, opts = {}) {
     unitTicks: true,
     hover: false,
     showTitle: true,
+    onPick: null,
     ...opts,
   };
   let bokeh = null;
@@ -82,7 +84,32 @@ export function createSeriesPlot(el, opts = {}) {
   let lastTitle = "";
   let generation = 0; // of Bokeh figures: one whose show() ends after a newer began is dropped
   const box = h("div", { class: "gp-plot", "data-testid": o.testid });
+  if (o.onPick) box.classList.add("pickable");
   el.append(box);
+
+  // A click on a Bokeh plot: its x in data units from the plot's own scale (a function given to
+  // Bokeh's on_event is not kept: its callbacks must be Bokeh models).
+  if (o.onPick) {
+    box.addEventListener("click", (ev) => {
+      const v = (Array.isArray(bview) ? bview : [bview]).find((x) => x?.frame?.x_scale);
+      if (!v) return;
+      const rect = v.el.getBoundingClientRect();
+      const sx = ev.clientX - rect.left;
+      const { bbox } = v.frame;
+      if (sx < bbox.left - 8 || sx > bbox.right + 8) return;
+      pickNear(v.frame.x_scale.invert(sx));
+    });
+  }
+
+  /** The point nearest to data x `x` (among those with a value), picked. */
+  function pickNear(x) {
+    let best = null;
+    for (const p of lastPoints) {
+      if (p.y == null || !Number.isFinite(p.y)) continue;
+      if (!best || Math.abs(p.x - x) < Math.abs(best.x - x)) best = p;
+    }
+    if (best) o.onPick(best.x);
+  }
 
   function columns(pts) {
     return { x: pts.map((p) => p.x), y: pts.map((p) => p.y), tip: pts.map((p) => p.tip ?? `${p.x}: ${p.y}`) };
@@ -271,6 +298,11 @@ export function createSeriesPlot(el, opts = {}) {
           },
           s("title", null, tip),
         );
+        if (o.onPick) {
+          dot.setAttribute("data-testid", "plot-point");
+          dot.setAttribute("data-x", String(p.x));
+          dot.addEventListener("click", () => o.onPick(p.x));
+        }
         if (o.hover) {
           // the hover value, also where a native tooltip does not show (touch, screenshots)
           dot.addEventListener("pointerenter", () => {

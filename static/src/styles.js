@@ -98,6 +98,9 @@ export const CSS = String.raw`
 .gp-code { flex: 1; min-height: 120px; overflow: hidden; position: relative; }
 .gp-code .cm-editor { height: 100%; }
 .gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
+.gp-program-tools { display: inline-flex; gap: 4px; margin-left: 6px; text-transform: none; letter-spacing: 0; font-weight: 400; }
+.gp-program-tools .gp-btn { padding: 4px 8px; font-size: 12px; min-width: 28px; }
+.gp-typing-hint { text-transform: none; font-weight: 400; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .gp-console { flex: none; height: 22%; min-height: 96px; overflow: auto; padding: 8px 14px; margin: 0; font-family: var(--gp-mono); font-size: 12px; line-height: 1.45; background: #1f2328; color: #e6e8eb; white-space: pre-wrap; word-break: break-word; }
 .gp-console span { background: none; }
 .gp-c-out { color: #e6e8eb; }
@@ -278,6 +281,7 @@ export const CSS = String.raw`
 .gp-history li.future { opacity: 0.45; }
 .gp-history .gp-hline { color: var(--gp-muted); font-size: 12px; margin-right: 6px; }
 .gp-plot { margin-top: 8px; min-height: 110px; }
+.gp-plot.pickable { cursor: pointer; }
 .gp-spark { width: 100%; height: 110px; }
 .gp-spark-title { font: 12px var(--gp-sans); fill: var(--gp-muted); }
 .gp-spark-axis { stroke: #dadce0; }
@@ -292,25 +296,31 @@ export const CSS = String.raw`
 .gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
 .gp-insp-edits .gp-input { flex: 1; }
 
-/* medium: code and graph side by side, build and inspector below them (the page scrolls) */
+/* the inspector and palette's drawer: a button at medium and narrow widths opens it over the graph */
+.gp-actions-row { display: flex; align-items: stretch; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); min-width: 0; }
+.gp-actions-row .gp-actions { flex: 1; border-bottom: none; min-width: 0; }
+.gp-drawer-toggle { display: none; align-self: center; margin: 0 10px 0 4px; max-width: 40%; overflow: hidden; text-overflow: ellipsis; }
+.gp-drawer-head { display: none; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); }
+
+/* medium: code and graph side by side; build and inspector in a drawer over the graph */
 @container gp (max-width: 1180px) {
   .gp-root { overflow: auto; }
   .gp-app { position: static; display: block; }
-  .gp-main { display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center" "right right"; }
+  .gp-main { position: relative; display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center"; }
   .gp-left { grid-area: left; height: max(520px, calc(100cqh - 50px)); }
   .gp-center { grid-area: center; height: max(520px, calc(100cqh - 50px)); }
-  .gp-right { grid-area: right; flex-direction: row; align-items: flex-start; border-left: none; border-top: 1px solid var(--gp-line); }
-  .gp-build { flex: 1 1 50%; max-height: none; border-bottom: none; border-right: 1px solid var(--gp-line); }
-  .gp-inspect { flex: 1 1 50%; overflow: visible; }
+  .gp-right { display: none; position: absolute; z-index: 5; top: 0; right: 0; width: min(360px, 100%); height: max(520px, calc(100cqh - 50px)); border-left: 1px solid var(--gp-line); box-shadow: -6px 0 18px rgba(60,64,67,0.22); }
+  .gp-right.open { display: flex; }
+  .gp-drawer-toggle, .gp-drawer-head { display: inline-flex; }
+  .gp-drawer-head { display: flex; }
   .gp-moment { max-width: 100%; }
   .gp-brand small { display: none; }
 }
 /* narrow: one column, the graph first */
 @container gp (max-width: 760px) {
-  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left" "right"; }
+  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left"; }
   .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
-  .gp-right { flex-direction: column; }
-  .gp-build { border-right: none; border-bottom: 1px solid var(--gp-line); }
+  .gp-right { width: 100%; border-left: none; }
 }
 /* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
 @media (prefers-color-scheme: dark) {

@@ -202,3 +202,12 @@ test("a loop is drawn one iteration at a time: the one running, with its own gra
   assert.equal(roleOf("t:d1ac16@2:1"), "t:d1ac16:1");
   assert.equal(buildGraph(timelineIndex, "tensors").nodes.length, 7, "without an iteration: everything");
 });
+
+test("an error's banner waits for typing to pause; other replies show it at once", async () => {
+  const { bannerDelay, BANNER_PAUSE_MS } = await import("../src/controller.js");
+  assert.equal(bannerDelay("run", 1000, 900), BANNER_PAUSE_MS - 100);
+  assert.equal(bannerDelay("run", 1000 + BANNER_PAUSE_MS, 1000), 0);
+  assert.equal(bannerDelay("run", 5000, null), 0, "a run not started by typing (Run, Ctrl+Enter)");
+  assert.equal(bannerDelay("edit", 1000, 990), 0);
+  assert.equal(bannerDelay("example", 1000, 990), 0);
+});
