@@ -11,13 +11,8 @@ import {
 } from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Annotation, Compartment, Transaction } from "@codemirror/state";
 import { defaultKeymap, history, historyKeymap, undo, redo, undoDepth, redoDepth } from "@codemirror/commands";
-import {
-  syntaxHighlighting,
-  defaultHighlightStyle,
-  indentOnInput,
-  bracketMatching,
-  indentUnit,
-} from "@codemirror/language";
+import { tags } from "@lezer/highlight";
+import { syntaxHighlighting, HighlightStyle, indentOnInput, bracketMatching, indentUnit } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { setDiagnostics, lintGutter } from "@codemirror/lint";
 
@@ -51,6 +46,23 @@ function lineDecorations(effect, mark) {
 const flashField = lineDecorations(setFlash, flashMark);
 const stepField = lineDecorations(setStep, stepMark);
 
+// Python's colours as the page's variables (styles.js), so the dark theme has its own and both
+// meet WCAG AA on the editor's background.
+const highlightStyle = HighlightStyle.define([
+  { tag: tags.keyword, color: "var(--gp-syn-keyword)" },
+  { tag: [tags.atom, tags.bool, tags.null], color: "var(--gp-syn-atom)" },
+  { tag: [tags.number, tags.literal], color: "var(--gp-syn-number)" },
+  { tag: [tags.string, tags.special(tags.string), tags.escape], color: "var(--gp-syn-string)" },
+  {
+    tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName))],
+    color: "var(--gp-syn-def)",
+  },
+  { tag: [tags.className, tags.typeName, tags.namespace], color: "var(--gp-syn-type)" },
+  { tag: [tags.special(tags.variableName), tags.self], color: "var(--gp-syn-special)" },
+  { tag: tags.comment, color: "var(--gp-syn-comment)", fontStyle: "italic" },
+  { tag: tags.invalid, color: "var(--gp-error)" },
+]);
+
 const theme = EditorView.theme({
   "&": { height: "100%", fontSize: "13px", backgroundColor: "var(--gp-code-bg)" },
   ".cm-scroller": { fontFamily: "var(--gp-mono)", lineHeight: "1.55" },
@@ -61,7 +73,7 @@ const theme = EditorView.theme({
     color: "var(--gp-muted)",
   },
   ".cm-activeLine": { backgroundColor: "rgba(26,115,232,0.045)" },
-  ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)" },
+  ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)", color: "var(--gp-text)" },
   "&.cm-focused": { outline: "2px solid var(--gp-focus)", outlineOffset: "-2px" },
   ".cm-gp-step": { boxShadow: "inset 3px 0 0 var(--gp-grad)", backgroundColor: "rgba(132,48,206,0.07)" },
   ".cm-gp-flash": { animation: "gp-line-flash 1.8s ease-out" },
@@ -120,7 +132,7 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
         bracketMatching(),
         highlightActiveLine(),
         EditorView.lineWrapping,
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlightStyle),
         python(),
         lintGutter(),
         flashField,

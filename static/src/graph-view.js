@@ -6,6 +6,7 @@
 import { h, s, setText } from "./dom.js";
 import { edgeCurve, curveAt, lanesOf, bounds } from "./layout.js";
 import { nodeDisplay, edgeDisplay } from "./graph-model.js";
+import { flatValues, shortValue } from "./format.js";
 
 const BIG_GRAPH = 120;
 const CHUNK = 40;
@@ -664,17 +665,76 @@ export function createGraphView(
 
   let calloutFor = null;
 
-  /** Shows `text` under drawn node `id` (null hides it). */
-  function setCallout(id, text) {
+  let calloutKey = "";
+
+  /**
+   * Shows `text` under drawn node `id` (null hides it); with `heatmaps` ({name, before, delta,
+   * after} of a matrix .grad) the three values as small heatmaps, each number on hover.
+   */
+  function setCallout(id, text, heatmaps = null) {
     if (!id || !text || !nodeEls.has(id)) {
       calloutFor = null;
       if (!callout.hidden) callout.hidden = true;
       return;
     }
     calloutFor = id;
-    if (callout.textContent !== text) callout.textContent = text;
+    const key = `${heatmaps ? "heat|" : ""}${text}`;
+    if (key !== calloutKey) {
+      calloutKey = key;
+      callout.classList.toggle("heat", Boolean(heatmaps));
+      if (heatmaps) drawHeatmaps(heatmaps, text);
+      else callout.textContent = text;
+    }
     callout.hidden = false;
     placeCallout();
+  }
+
+  function drawHeatmaps({ name, before, delta, after }, text) {
+    const readout = h(
+      "div",
+      { class: "gp-heat-readout", "data-testid": "callout-readout" },
+      "hover a cell for its number",
+    );
+    const all = [before, delta, after].flatMap((v) => (v ? flatValues(v).filter(Number.isFinite) : []));
+    const maxAbs = Math.max(0, ...all.map(Math.abs));
+    const heat = (value, label) => {
+      if (value == null) return h("span", { class: "gp-heat-none" }, "None");
+      const rows = value.shape.length === 2 ? value.data : [[].concat(value.data)];
+      const grid = h("span", {
+        class: "gp-heat-grid",
+        "data-testid": "callout-heatmap",
+        style: { gridTemplateColumns: `repeat(${rows[0]?.length || 1}, 14px)` },
+      });
+      rows.forEach((row, i) =>
+        row.forEach((raw, j) => {
+          const v = typeof raw === "number" ? raw : Number(raw);
+          const at = rows.length > 1 || value.shape.length === 2 ? `[${i}][${j}]` : `[${j}]`;
+          const words = `${name}.grad${at} ${label}: ${shortValue({ shape: [], dtype: value.dtype, data: raw }, 24)}`;
+          const cell = h("span", {
+            class: "gp-heat-cell",
+            "data-testid": "callout-cell",
+            title: words,
+            style: { background: chipColor(v, maxAbs) },
+          });
+          cell.addEventListener("pointerenter", () => (readout.textContent = words));
+          grid.append(cell);
+        }),
+      );
+      return grid;
+    };
+    callout.replaceChildren(
+      h(
+        "div",
+        { class: "gp-heat-row", "aria-label": text },
+        h("span", null, `${name}.grad:`),
+        heat(before, "before"),
+        h("span", null, "+"),
+        heat(delta, "added"),
+        h("span", null, "="),
+        heat(after, "after"),
+      ),
+      readout,
+    );
   }
 
   function placeCallout() {

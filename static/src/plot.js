@@ -139,6 +139,12 @@ export function createSeriesPlot(el, opts = {}) {
       future: new B.ColumnDataSource({ data: d.future }),
       now: new B.ColumnDataSource({ data: d.now }),
     };
+    // the page's colours (light or dark theme) and no text under 12 px, as everywhere else
+    const css = getComputedStyle(box);
+    const color = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+    const panel = color("--gp-panel", "#ffffff");
+    const muted = color("--gp-muted", "#646b75");
+    const line = color("--gp-line", "#e0e3e8");
     const fig = P.figure({
       height: o.height,
       sizing_mode: "stretch_width",
@@ -146,7 +152,7 @@ export function createSeriesPlot(el, opts = {}) {
       toolbar_location: null,
       title: o.showTitle ? title : null,
       x_axis_label: o.xLabel,
-      background_fill_color: "#fbfbfd",
+      background_fill_color: panel,
       border_fill_color: null,
       outline_line_color: null,
       min_border_left: 36,
@@ -155,13 +161,20 @@ export function createSeriesPlot(el, opts = {}) {
       min_border_bottom: 6,
     });
     if (o.showTitle) {
-      fig.title.text_font_size = "11px";
+      fig.title.text_font_size = "12px";
       fig.title.text_font_style = "normal";
+      fig.title.text_color = muted;
     }
-    fig.xaxis.axis_label_text_font_size = "10px";
-    fig.xaxis.axis_label_text_font_style = "normal";
-    fig.xaxis.major_label_text_font_size = "10px";
-    fig.yaxis.major_label_text_font_size = "10px";
+    for (const axis of [fig.xaxis, fig.yaxis]) {
+      axis.axis_label_text_font_size = "12px";
+      axis.axis_label_text_font_style = "normal";
+      axis.axis_label_text_color = muted;
+      axis.major_label_text_font_size = "12px";
+      axis.major_label_text_color = muted;
+      axis.axis_line_color = line;
+      axis.major_tick_line_color = line;
+    }
+    fig.ygrid.grid_line_color = line;
     fig.xgrid.grid_line_color = null;
     try {
       fig.yaxis.minor_tick_line_color = null;

@@ -21,6 +21,8 @@ export const CSS = String.raw`
   --gp-run: #f9ab00;
   --gp-code-bg: #fcfcfd;
   --gp-code-gutter: #f4f5f7;
+  --gp-syn-keyword: #770088; --gp-syn-atom: #221199; --gp-syn-number: #116644; --gp-syn-string: #aa1111;
+  --gp-syn-def: #0000dd; --gp-syn-type: #006655; --gp-syn-special: #225566; --gp-syn-comment: #8a4b00;
   container-type: size;
   container-name: gp;
   position: relative;
@@ -129,7 +131,8 @@ export const CSS = String.raw`
 .gp-surface.panning { cursor: grabbing; }
 .gp-svg { position: absolute; left: 0; top: 0; display: block; will-change: transform; pointer-events: none; overflow: hidden; }
 .gp-node { pointer-events: auto; }
-.gp-canvas.stale .gp-surface { opacity: 0.45; filter: grayscale(0.6); transition: opacity 0.2s; }
+/* grey, not faded: its text stays as readable (the contrast) as on a current graph */
+.gp-canvas.stale .gp-surface { filter: grayscale(1); }
 .gp-banner { position: absolute; top: 10px; left: 12px; right: 12px; z-index: 3; display: flex; gap: 10px; align-items: flex-start; padding: 9px 12px; border-radius: 8px; background: #fce8e6; border: 1px solid #f4b4ae; color: #5f1410; box-shadow: 0 2px 8px rgba(60,64,67,0.15); font-size: 12.5px; }
 .gp-banner[hidden] { display: none; }
 .gp-banner .gp-banner-body { flex: 1; min-width: 0; }
@@ -239,6 +242,11 @@ export const CSS = String.raw`
 .gp-detail span { color: var(--gp-muted); }
 .gp-detail-extra { color: var(--gp-grad); font-weight: 600; }
 .gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: min(340px, calc(100% - 16px)); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px var(--gp-mono); white-space: normal; overflow-wrap: anywhere; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
+.gp-callout.heat { pointer-events: auto; }
+.gp-heat-row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+.gp-heat-grid { display: inline-grid; gap: 2px; }
+.gp-heat-cell { width: 14px; height: 14px; border-radius: 3px; cursor: help; }
+.gp-heat-readout { margin-top: 4px; font-weight: 400; color: var(--gp-text); }
 .gp-minimap { position: absolute; right: 10px; top: 10px; z-index: 2; width: 168px; height: 112px; border-radius: 8px; border: 1px solid var(--gp-line); background: rgba(255,255,255,0.9); cursor: pointer; }
 
 /* player */
@@ -329,6 +337,8 @@ export const CSS = String.raw`
     --gp-focus: #8ab4f8; --gp-accent: #8ab4f8; --gp-leaf: #f29b4b; --gp-param: #4fd1c5; --gp-const: #8a9099;
     --gp-nonleaf: #8ab4f8; --gp-gradt: #81c995; --gp-grad: #c58af9; --gp-error: #f28b82; --gp-run: #fdd663;
     --gp-code-bg: #1b1f24; --gp-code-gutter: #20242a;
+    --gp-syn-keyword: #d7aefb; --gp-syn-atom: #8ab4f8; --gp-syn-number: #81c995; --gp-syn-string: #f6aea9;
+    --gp-syn-def: #a8c7fa; --gp-syn-type: #7fd1c7; --gp-syn-special: #9ad0f5; --gp-syn-comment: #e3b27a;
     color-scheme: dark;
   }
   .gp-btn, .gp-input, .gp-select, .gp-op { background: #262b33; border-color: #48505b; color: var(--gp-text); }

@@ -416,7 +416,7 @@ export function mountPlayground(el, host, options = {}) {
     const active = cameraTarget(timelineIndex, state, viewState.view);
     graphView.setActive(active);
     const callout = accumulationCallout(timelineIndex, state, viewState.view);
-    graphView.setCallout(callout?.id, callout?.text);
+    graphView.setCallout(callout?.id, callout?.text, callout?.heatmaps);
     if (playing && active) graphView.follow(active);
     // the gradient in flight: the last event was a gradient sent along an edge
     const last = state.pos > 0 ? timelineIndex.events[state.pos - 1] : null;

@@ -211,3 +211,16 @@ test("an error's banner waits for typing to pause; other replies show it at once
   assert.equal(bannerDelay("edit", 1000, 990), 0);
   assert.equal(bannerDelay("example", 1000, 990), 0);
 });
+
+test("a matrix's accumulation callout also carries the three values for heatmaps", () => {
+  const timelineIndex = buildIndex(timeline("matrix"));
+  const callout = accumulationCallout(timelineIndex, stateAt(timelineIndex, timelineIndex.count), "tensors");
+  assert.equal(callout.text, "W.grad: [[2., 4.], [6., 8.]] + [[3., 3.], [3., 3.]] = [[5., 7.], [9., 11.]]");
+  assert.equal(callout.heatmaps.name, "W");
+  assert.deepEqual(callout.heatmaps.after.data, [
+    [5, 7],
+    [9, 11],
+  ]);
+  const vector = buildIndex(timeline("retain"));
+  assert.equal(accumulationCallout(vector, stateAt(vector, vector.count), "tensors").heatmaps, null);
+});
