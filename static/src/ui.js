@@ -899,9 +899,12 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   function downloadProgram() {
-    const text = programFile(code.getProgram(), { title: shown.example?.title });
+    // named after the example only while it is the example's program unchanged
+    const program = code.getProgram();
+    const ex = shown.example && program === shown.exampleProgram ? shown.example : null;
+    const text = programFile(program, { title: ex?.title });
     const url = URL.createObjectURL(new Blob([text], { type: "text/x-python" }));
-    const a = h("a", { href: url, download: programFileName(shown.example?.id), hidden: true });
+    const a = h("a", { href: url, download: programFileName(ex?.id), hidden: true });
     root.append(a);
     a.click();
     a.remove();
