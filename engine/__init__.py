@@ -48,7 +48,25 @@ __version__ = "2.13.0+gradplay"
 # torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
 globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
-from . import nn, optim  # noqa: E402,F401  (they use the ops registered above)
+from . import nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
+from .torch_names import TORCH_NAMES as _TORCH_NAMES  # noqa: E402
+
+
+def _take_torch_names() -> None:
+    """Give each class a program can name torch's module and qualified name, so it prints as in
+    torch (`<class 'torch.nn.modules.linear.Linear'>`, `<torch.optim.sgd.SGD object at ...>`)."""
+    import sys
+
+    for path, (module, qualname) in _TORCH_NAMES.items():
+        owner = sys.modules[__name__]
+        for part in path.split(".")[1:-1]:
+            owner = getattr(owner, part, None)
+        cls = getattr(owner, path.rsplit(".", 1)[1], None)
+        if isinstance(cls, type):
+            cls.__module__, cls.__qualname__ = module, qualname
+
+
+_take_torch_names()
 
 
 def __getattr__(name):

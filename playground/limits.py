@@ -308,6 +308,7 @@ def _guard_table() -> dict:
     add("data", "tensor", "as_tensor")
     add("matmul", "matmul", "mm", "bmm", "mv", "dot")
     add("cat", "cat", "stack", "concat")
+    add("split_dataset", "random_split", where=engine.utils.data)
     functional = getattr(getattr(engine, "nn", None), "functional", None)
     if functional is not None:
         add("linear", "linear", where=functional)
@@ -391,6 +392,10 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
         if isinstance(seq, (list, tuple)):
             total = sum(t.numel() for t in seq if isinstance(t, engine.Tensor))
             _check_elements(total, "joining these tensors", limits)
+    elif kind == "split_dataset":  # one randperm over the whole dataset
+        lengths = kwargs.get("lengths", args[1] if len(args) > 1 else ())
+        if isinstance(lengths, (list, tuple)) and all(isinstance(v, int) for v in lengths):
+            _check_elements(sum(lengths), "this split", limits)
     elif kind == "method_size" and args and isinstance(args[0], engine.Tensor):
         dims = _size_args(args, kwargs, first=1)
         # expand's -1 keeps a size; repeat/tile multiply the tensor's own elements
@@ -405,6 +410,11 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
         tensors += [v for v in kwargs.values() if isinstance(v, engine.Tensor)]
         if len(tensors) >= 2 and getattr(func, "__module__", "").startswith(engine.__name__ + "."):
             guard_broadcast(tensors, limits)
+
+
+def guard_loader(loader, limits: Limits) -> None:
+    """A pass over a DataLoader: a shuffle is a permutation of the whole dataset."""
+    _check_elements(len(loader.dataset), "shuffling this dataset", limits)
 
 
 def guard_module_call(module, args: tuple, limits: Limits) -> None:

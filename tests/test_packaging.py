@@ -56,4 +56,4 @@ def test_installed_layout_imports_nothing_by_the_repository_names(tmp_path):
     # messages name torch's modules, whatever the engine's own package is called
     from engine.nn import Linear
     from engine.nn.module import typename
-    assert seen["typename"] == typename(Linear(2, 1)) == "torch.nn.modules.Linear"
+    assert seen["typename"] == typename(Linear(2, 1)) == "torch.nn.modules.linear.Linear"

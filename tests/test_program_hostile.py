@@ -25,7 +25,36 @@ HOSTILE = [
     # (name, program, expected kind)
     ("subclasses_walk", "().__class__.__bases__[0].__subclasses__()", "not_allowed"),
     ("grad_fn_class", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
-     "c = y.grad_fn.__class__\n", "not_allowed"),
+     "c = y.grad_fn.__class__\nb = c.__bases__\n", "not_allowed"),
+    ("grad_fn_class_call", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "n = type(y.grad_fn)()\n", "not_allowed"),
+    ("type_of_builtin_call", "f = type(print)('print', None)\n", "not_allowed"),
+    ("dataset_huge_len_shuffle", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return 10**9\n    def __getitem__(self, i):\n        return i\n"
+     "for b in DataLoader(D(), shuffle=True):\n    pass\n", "limit"),
+    ("dataset_getitem_recursion", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return 4\n    def __getitem__(self, i):\n        return self[i]\n"
+     "for b in DataLoader(D()):\n    pass\n", "limit"),
+    ("dataset_negative_len", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __len__(self):\n"
+     "        return -1\nn = len(DataLoader(D()))\n", "runtime"),
+    ("loader_many_batches", T + "from torch.utils.data import DataLoader, Dataset, random_split\nfor b in DataLoader(range(10**7)):\n    pass\n", "limit"),
+    ("loader_list_of_huge", T + "from torch.utils.data import DataLoader, Dataset, random_split\nx = list(DataLoader(range(10**8), shuffle=True))\n", "limit"),
+    ("random_split_huge", T + "from torch.utils.data import DataLoader, Dataset, random_split\na, b = random_split(range(10**9), [10**9 - 1, 1])\n",
+     "limit"),
+    ("dataset_dunder_read", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __getitem__(self, i):\n"
+     "        return i\nf = D.__getitem__\n", "not_allowed"),
+    ("dataset_iter_def", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __iter__(self):\n"
+     "        return 1\n", "not_allowed"),
+    ("loader_collate_escape", T + "from torch.utils.data import DataLoader, Dataset, random_split\nx = DataLoader([1, 2], collate_fn=print.fn)\n",
+     "not_allowed"),
+    ("type_three_args", "C = type('C', (), {})\n", "runtime"),
+    ("type_attribute", "m = type(1).mro\n", None),
+    ("type_of_function_attr", "def f():\n    pass\nc = type(f).code\n", None),
+    ("class_of_class_dict", T + "d = torch.ones(1).__class__.__dict__\n", "not_allowed"),
+    ("name_assign", "def f():\n    pass\nf.__name__ = 'g'\n", "not_allowed"),
+    ("name_of_name", "def f():\n    pass\nn = f.__name__.__class__.__mro__\n", "not_allowed"),
+    ("format_field_name", "def f():\n    pass\ns = '{0.__name__.__class__.__base__}'.format(f)\n",
+     "not_allowed"),
     ("dunder_import", "__import__('os').system('true')", "not_allowed"),
     ("getattr_builtin", "getattr(print, '__self__')", "not_allowed"),
     ("module_dict", T + "d = torch.__dict__\n", "not_allowed"),
@@ -53,12 +82,11 @@ HOSTILE = [
     ("open_file", "f = open('/etc/passwd')\n", "not_allowed"),
     ("eval_name", "eval('1')\n", "not_allowed"),
     ("exec_name", "exec('1')\n", "not_allowed"),
-    ("type_name", "t = type(1)\n", "not_allowed"),
     ("vars_name", "v = vars()\n", "not_allowed"),
     ("breakpoint", "breakpoint()\n", "not_allowed"),
     ("walrus", "print(a := 1)\n", "not_allowed"),
     ("lambda_hook_dunder", T + "x = torch.ones(1, requires_grad=True)\n"
-     "x.register_hook(lambda g: g.__class__)\n", "not_allowed"),
+     "x.register_hook(lambda g: g.__class__.__dict__)\n", "not_allowed"),
     ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
     ("async_def", "async def f():\n    await g()\n", "not_allowed"),
     ("yield_stmt", "yield 1\n", "not_allowed"),
@@ -74,11 +102,11 @@ HOSTILE = [
      "o.step()\n", "runtime"),
     ("no_grad_decorator", T + "f = torch.no_grad()(print)\n", "not_allowed"),
     # the grown language: every route to a dunder, an engine internal or a class stays shut
-    ("format_field_class", "s = '{0.__class__}'.format(1)\n", "not_allowed"),
+    ("format_field_class", "s = '{0.__class__.__bases__}'.format(1)\n", "not_allowed"),
     ("format_field_private", T + "s = '{0._data}'.format(torch.ones(1))\n", "not_allowed"),
     ("format_field_function_globals", "def f():\n    pass\ns = '{0.__globals__}'.format(f)\n",
      "not_allowed"),
-    ("format_field_nested_spec", "s = '{0:{1.__class__}}'.format(1, 2)\n", "not_allowed"),
+    ("format_field_nested_spec", "s = '{0:{1.__class__.__base__}}'.format(1, 2)\n", "not_allowed"),
     ("format_field_keyword", "s = '{a.__doc__}'.format(a=1)\n", "not_allowed"),
     ("fstring_dunder", "def f():\n    pass\ns = f'{f.__code__}'\n", "not_allowed"),
     ("fstring_spec_dunder", "s = f'{1:{print.__self__}}'\n", "not_allowed"),

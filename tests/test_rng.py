@@ -171,3 +171,40 @@ def test_in_place_draws_take_torchs_grad_fn_names():
                                "NormalBackward1", "BernoulliBackward0"]
     if real_torch is not None:
         assert names["torch"] == names["engine"]
+
+
+def test_the_browser_says_when_its_float64_normals_may_differ_in_the_last_bit(monkeypatch):
+    """In Pyodide the C library's log/sin/cos round differently from glibc's: a run drawing
+    float64 normals there is told so once (a PlaygroundNote); float32 draws and other hosts
+    are not."""
+    from engine.rng import sampling
+    from playground import run
+
+    program = ("import torch\nx = torch.randn(20, dtype=torch.float64)\n"
+               "y = torch.randn(3, dtype=torch.float64)\nz = torch.randn(40)\n")
+    assert run(program).warnings == []
+    monkeypatch.setattr(sampling, "_LAST_BIT_MAY_DIFFER", True)
+    notes = run(program).warnings
+    assert [(w.category, w.line) for w in notes] == [("PlaygroundNote", 2)]
+    assert "differ from PyTorch's in the last digit" in notes[0].message
+    assert run("import torch\nz = torch.randn(40)\n").warnings == []
+
+
+def test_random_without_bounds_draws_over_the_dtypes_whole_range():
+    """x.random_() (DataLoader draws its seeds this way): one random64() per int64/float64
+    element, one word per float32/bool element, reduced modulo the dtype's range. Values
+    recorded from torch 2.13 after manual_seed(0)."""
+    torch = engine
+    torch.manual_seed(0)
+    assert torch.empty((), dtype=torch.int64).random_().item() == 900450186894289455
+    g = torch.Generator()
+    g.manual_seed(5)
+    assert torch.empty((), dtype=torch.int64).random_(generator=g).item() == 4095051218741643470
+    assert torch.empty(3).random_().tolist() == [1484222.0, 2214888.0, 5157545.0]
+    assert torch.empty(3, dtype=torch.float64).random_().tolist() == [
+        654190283943910.0, 1545258038238530.0, 526475570269208.0]
+    assert torch.empty(5, dtype=torch.bool).random_().tolist() == [False, False, True, False,
+                                                                  False]
+    assert torch.empty(300, dtype=torch.int64).random_().sum().item() % 1000 == 769
+    assert torch.empty(4).random_(10).tolist() == [1.0, 4.0, 6.0, 3.0]
+    assert torch.empty(2, dtype=torch.int64).random_(3, 9).tolist() == [8, 8]

@@ -58,10 +58,12 @@ class Node:
     def __init_subclass__(cls, **kwargs):
         # torch's grad_fn classes are named after the node: type(y.grad_fn).__name__ is
         # "MulBackward0" there, so a class that sets name_ takes its name (our Python class
-        # names, such as Mul, stay the names in the source)
+        # names, such as Mul, stay the names in the source); torch's are built-in classes, so
+        # they print as <class 'MulBackward0'>
         super().__init_subclass__(**kwargs)
         if "name_" in cls.__dict__:
             cls.__name__ = cls.__qualname__ = cls.name_.rsplit("::", 1)[-1]
+            cls.__module__ = "builtins"
 
     def name(self) -> str:
         return self.name_

@@ -38,6 +38,10 @@ def export(name=None, *, method=True, function=True, operators=(), as_property=F
 
     def deco(fn):
         n = name or fn.__name__
+        if "<locals>" in fn.__qualname__:
+            # made by a factory (pointwise ops): printed, it shows its torch name, not the
+            # factory's inner name
+            fn.__name__ = fn.__qualname__ = n
         if method:
             METHODS[method if isinstance(method, str) else n] = property(fn) if as_property else fn
         if function:

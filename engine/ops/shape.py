@@ -924,6 +924,26 @@ def _type_as(self, other):
     return _to(self, other._dtype)
 
 
+# Tensor.type()'s names for each dtype (the legacy tensor classes' names)
+_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
+               "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
+
+
+@export("type", function=False)
+def _type(self, dtype=None, non_blocking=False, **kwargs):
+    """x.type(): the legacy type name; x.type(dtype or name): x converted, as x.to(dtype)."""
+    if dtype is None:
+        return _TYPE_NAMES[self._dtype.name]
+    if isinstance(dtype, str):
+        names = {v: k for k, v in _TYPE_NAMES.items()}
+        if dtype not in names:
+            raise ValueError(f"invalid type: {dtype!r}")
+        dtype = by_name(names[dtype])
+    if not isinstance(dtype, DType):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    return _to(self, dtype)
+
+
 @export("cpu", function=False)
 def _cpu(self):
     return self

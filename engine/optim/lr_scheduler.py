@@ -17,6 +17,15 @@ _ORDER_WARNING = (
     "value of the learning rate schedule. See more details at "
     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
 )
+# torch's warning when step() is given an epoch (every schedule, ReduceLROnPlateau too)
+_EPOCH_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being "
+    "deprecated where possible. Please use `scheduler.step()` to step the "
+    "scheduler. During the deprecation, if epoch is different from None, the "
+    "closed form is used instead of the new chainable form, where available. "
+    "Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
 
 
 def _check_optimizer(optimizer) -> None:
@@ -66,14 +75,7 @@ class LRScheduler:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(
-                    "The epoch parameter in `scheduler.step()` was not necessary and is being "
-                    "deprecated where possible. Please use `scheduler.step()` to step the "
-                    "scheduler. During the deprecation, if epoch is different from None, the "
-                    "closed form is used instead of the new chainable form, where available. "
-                    "Please open an issue if you are unable to replicate your use case: "
-                    "https://github.com/pytorch/pytorch/issues/new/choose.",
-                    UserWarning, stacklevel=2)
+                warnings.warn(_EPOCH_WARNING, UserWarning, stacklevel=2)
                 self.last_epoch = epoch
                 values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                           else self.get_lr())
@@ -235,14 +237,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(
-                "The epoch parameter in `scheduler.step()` was not necessary and is being "
-                "deprecated where possible. Please use `scheduler.step()` to step the "
-                "scheduler. During the deprecation, if epoch is different from None, the "
-                "closed form is used instead of the new chainable form, where available. "
-                "Please open an issue if you are unable to replicate your use case: "
-                "https://github.com/pytorch/pytorch/issues/new/choose.",
-                UserWarning, stacklevel=2)
+            warnings.warn(_EPOCH_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = epoch
         if self.is_better(current, self.best):
             self.best = current

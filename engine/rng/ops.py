@@ -434,14 +434,19 @@ def exponential_(self, lambd=1.0, *, generator=None):
 
 
 @export(function=False)
-def random_(self, from_=0, to=None, *, generator=None, **kw):
+def random_(self, from_=None, to=None, *, generator=None, **kw):
     from_ = kw.pop("from", from_)
-    if to is None:
+    if to is None and from_ is not None:
         from_, to = 0, from_
     gen = _gen(generator)
 
     def draw(a):
-        values = _randint_values(gen, a.numel(), from_, to, a._dtype)
+        if to is None:  # x.random_(): the dtype's whole range
+            values = sampling.random_full_range(gen, a.numel(), a._dtype.name)
+            if a._dtype is not int64:
+                values = B.astype(B.array(values, "int64"), a._dtype.name)
+        else:
+            values = _randint_values(gen, a.numel(), from_, to, a._dtype)
         return _shaped(values, tuple(a.shape), a._dtype)
 
     return run_inplace(self, RandomBackward0, (), (draw,), "random_")

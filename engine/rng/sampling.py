@@ -26,8 +26,31 @@ are torch 2.13's (aten/src/ATen/native/cpu/DistributionTemplates.h and friends):
 from __future__ import annotations
 
 import math
+import sys
 
 from .. import backend as B
+
+# In the browser, Python's math module is Pyodide's C library (musl), which rounds sin, cos and
+# log differently from the glibc torch uses on Linux in the last bit of a few percent of doubles:
+# float64 normals drawn there can be one ulp off torch's. The run is told so, once per session.
+_LAST_BIT_MAY_DIFFER = sys.platform == "emscripten"
+BROWSER_NORMALS_NOTE = (
+    "float64 random normal numbers drawn in this browser can differ from PyTorch's in the last "
+    "digit: the browser's math library rounds log, sin and cos differently from the one "
+    "PyTorch uses on Linux. The playground served by Python (gradplay serve) gives PyTorch's "
+    "exact numbers.")
+
+
+class PlaygroundNote(UserWarning):
+    """A remark of the playground's own about its numbers (not one of torch's warnings)."""
+
+
+def _note_inexact_normals() -> None:
+    from .. import state
+    from ..tensor import warn
+
+    if state.current().first_warning("browser_normals"):
+        warn(BROWSER_NORMALS_NOTE, PlaygroundNote, stacklevel=4)
 
 _NUMPY_FROM = 256  # below this many values the list kernels beat numpy's per-call overhead
 
@@ -71,6 +94,8 @@ def _fma(a: float, b: float, c: float) -> float:
 
 def normal(gen, n: int, dtype: str, mean: float = 0.0, std: float = 1.0,
            contiguous: bool = True):
+    if _LAST_BIT_MAY_DIFFER and dtype == "float64" and n:
+        _note_inexact_normals()
     k = kernels(n)
     if n >= 16 and contiguous:
         if dtype == "float32":
@@ -91,6 +116,20 @@ def random_from_to(gen, n: int, low: int, high: int):
     span = high - low
     wide = span >= 1 << 28
     return kernels(n).randint_from_words(gen.words(2 * n if wide else n), wide, span, low)
+
+
+def random_full_range(gen, n: int, dtype: str) -> list:
+    """random_() with no bounds: uniform_int_distribution over the dtype's own range. int64 and
+    float64 take one random64() per element, float32 and bool one 32-bit word; the value is
+    word % 2**63 (int64), % (2**53 + 1) (float64), % (2**24 + 1) (float32), & 1 (bool)."""
+    k = kernels(n)
+    if dtype in ("int64", "float64"):
+        words = [int(w) for w in k.u64(gen.words(2 * n))]
+        modulus = 1 << 63 if dtype == "int64" else (1 << 53) + 1
+    else:
+        words = [int(w) for w in k.u32(gen.words(n))]
+        modulus = 2 if dtype == "bool" else (1 << 24) + 1
+    return [w % modulus for w in words]
 
 
 def randperm(gen, n: int) -> list:

@@ -9,7 +9,7 @@ import operator
 import re
 
 from .._engine import engine
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, guard_loader
 from .policy import EXCEPTIONS
 
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
@@ -18,12 +18,32 @@ _FUNCTIONS = ("print", "len", "abs", "float", "int", "bool", "round", "min", "ma
               "list", "tuple", "str", "range", "isinstance", "sorted", "any", "all", "map",
               "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
               "staticmethod", "classmethod", "property", "iter", "next", "divmod", "chr", "ord",
-              "callable", "pow", "hash", "format", "object")
+              "callable", "pow", "hash", "format", "object", "type")
 BUILTIN_NAMES = _FUNCTIONS + tuple(EXCEPTIONS)
 
 # the Python type each conversion builtin stands for (isinstance(x, int) works)
 _TYPES = {"float": float, "int": int, "bool": bool, "list": list, "tuple": tuple, "str": str,
           "dict": dict, "set": set, "range": range, "object": object}
+
+
+class TypeName:
+    """What type() gives for a value whose class a program may not hold (a function, None, a
+    class of its own): a name that prints and compares as Python's class does, and nothing
+    else (it cannot be called and has no attributes)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<class '{self.name}'>"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TypeName) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
 
 class BuiltinFunction:
@@ -230,11 +250,14 @@ class Builtins:
         return reversed(self._seq(seq))
 
     def _iter(self, iterable):
+        if isinstance(iterable, engine.utils.data.DataLoader):
+            guard_loader(iterable, self.run.limits)
+            return iter(iterable)  # batches load one at a time, as next() asks (torch's order)
         return iter(self._seq(iterable))
 
     def _next(self, iterator, *default):
         from .statements import _ITERATOR_TYPES  # the iterators a program can hold
-        if not isinstance(iterator, _ITERATOR_TYPES):
+        if not isinstance(iterator, _ITERATOR_TYPES + (engine.utils.data.LoaderIterator,)):
             raise TypeError(f"'{type(iterator).__name__}' object is not an iterator")
         return next(iterator, *default)
 
@@ -260,6 +283,33 @@ class Builtins:
 
     def _object(self):
         return object()
+
+    def _type(self, obj, *more):
+        if more:
+            raise TypeError("type() with three arguments makes a class: write a class "
+                            "statement instead") if len(more) == 2 else TypeError(
+                "type() takes 1 or 3 arguments")
+        return self.type_of(obj)
+
+    def type_of(self, obj):
+        """type(obj) as a program may hold it: the class itself when the program can name it
+        (torch.Tensor, nn.Linear, its own classes, exception types), the program's `int`, `list`
+        ... for Python's values (so `type(3) == int`), else a TypeName that only prints."""
+        from .functions import is_user_class
+        cls = type(obj)
+        for name, py in _TYPES.items():
+            if cls is py:
+                return self.table[name]
+        policy = self.run.policy
+        if (is_user_class(cls) or cls in EXCEPTIONS.values() or policy.is_engine_object(obj)
+                or cls in policy.classes):
+            return cls
+        if isinstance(obj, (type, TypeName)) or (isinstance(obj, BuiltinFunction)
+                                                 and obj.type is not None):
+            return TypeName("type")
+        if isinstance(obj, BuiltinFunction):
+            return TypeName("builtin_function_or_method")
+        return TypeName({"UserFunction": "function"}.get(cls.__name__, cls.__name__))
 
     def _super(self, *args):
         from .expressions import SuperProxy

@@ -23,7 +23,7 @@ from ..limits import (
     guard_indexing,
     guard_module_call,
 )
-from .builtin_functions import BuiltinFunction, is_number
+from .builtin_functions import BuiltinFunction, TypeName, is_number
 from .formatting import format_value, percent_format
 from .functions import (
     Frame,
@@ -149,6 +149,10 @@ class Expressions:
         self.node = node
         if isinstance(obj, SuperProxy):
             return self.super_attr(obj, name, node)
+        if name == "__class__":
+            return self.builtins.type_of(obj)
+        if name == "__name__":
+            return self.name_of(obj)
         if name.startswith("__"):
             raise self.not_allowed(node, f"attributes starting with '__' are not allowed "
                                    f"(.{name})")
@@ -202,7 +206,7 @@ class Expressions:
                                            "playground")
                 raise AttributeError(f"module '{where}' has no attribute '{name}'")
             if not name.startswith("_") and not _has_attr(obj, name):
-                raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+                raise _no_attribute(obj, name)
             raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not available in the "
                                    "playground")
         value = getattr(obj, name)
@@ -211,6 +215,16 @@ class Expressions:
             raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not available in the "
                                    "playground")
         return value
+
+    def name_of(self, obj) -> str:
+        """obj.__name__, which Python's classes and functions have (and nothing else)."""
+        if isinstance(obj, (TypeName, BuiltinFunction, UserFunction)):
+            return obj.name
+        if isinstance(obj, types.ModuleType):
+            return self.policy.namespace_path(obj)
+        if isinstance(obj, type) or (callable(obj) and hasattr(obj, "__name__")):
+            return obj.__name__
+        raise _no_attribute(obj, "__name__")
 
     def user_attr_allowed(self, obj, owner, name: str) -> bool:
         """Names of the program's own objects: what its classes define and what it stored."""
@@ -548,6 +562,9 @@ class Expressions:
                 raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed like this")
         elif isinstance(obj, engine.Size):
             pass
+        elif isinstance(obj, engine.utils.data.Dataset) or (
+                is_user_class(type(obj)) and user_class_defines(type(obj), "__getitem__")):
+            pass  # a dataset, or the program's own class: its __getitem__ runs interpreted
         else:
             raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed")
         result = obj[index]
@@ -659,6 +676,20 @@ def _has_attr(obj, name: str) -> bool:
         return hasattr(obj, name)
     except Exception:  # a property that raises
         return True
+
+
+def _no_attribute(obj, name: str) -> AttributeError:
+    """Python's AttributeError for obj, naming the class Python would (the playground's own
+    stand-ins for builtins, functions and classes keep their names to themselves)."""
+    if isinstance(obj, TypeName) or (isinstance(obj, BuiltinFunction) and obj.type is not None):
+        return AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
+    if isinstance(obj, BuiltinFunction):
+        kind = "builtin_function_or_method"
+    elif isinstance(obj, UserFunction):
+        kind = "function"
+    else:
+        kind = type(obj).__name__
+    return AttributeError(f"'{kind}' object has no attribute '{name}'")
 
 
 def _kind_name(obj) -> str:

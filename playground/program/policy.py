@@ -13,6 +13,7 @@ from .._engine import engine
 
 nn, optim = engine.nn, engine.optim
 lr_scheduler = optim.lr_scheduler
+data = engine.utils.data
 HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
 DType = engine.dtypes.dtype
 Size = engine.printing.Size
@@ -27,6 +28,8 @@ NAMESPACES = {
     "torch.optim": optim,
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
+    "torch.utils": engine.utils,
+    "torch.utils.data": data,
 }
 
 _TORCH_NAMES = (
@@ -59,6 +62,9 @@ MODULE_METHODS = frozenset((
     "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
+# what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)
+DATA_ATTRS = frozenset(("dataset", "batch_size", "drop_last", "shuffle", "num_workers",
+                        "generator", "tensors", "indices"))
 # what a learner reads on a learning-rate schedule: its methods, its position, the optimizer it
 # drives and each schedule's own settings (read only: torch's way to change a schedule is a new
 # one or load_state_dict). Not lr_lambdas: they are the program's own functions, given back.
@@ -164,6 +170,9 @@ class Policy:
                   | _public_subclasses(optim, optim.Optimizer))
         self._add("torch.optim.lr_scheduler", lr_scheduler,
                   _public_subclasses(lr_scheduler, lr_scheduler.LRScheduler))
+        self._add("torch.utils", engine.utils, {"data"})
+        self._add("torch.utils.data", data, {"Dataset", "TensorDataset", "Subset", "DataLoader",
+                                             "random_split", "default_collate"})
         self._add_python("math", math, MATH_NAMES)
         self._add_python("collections", collections, COLLECTIONS_NAMES)
         # every callable a program can reach through a namespace
@@ -218,6 +227,8 @@ class Policy:
             return name in OPTIMIZER_ATTRS
         if isinstance(obj, lr_scheduler.LRScheduler):
             return name in SCHEDULER_ATTRS
+        if isinstance(obj, (data.Dataset, data.DataLoader)):
+            return name in DATA_ATTRS and hasattr(obj, name)
         return False
 
     @staticmethod
@@ -243,4 +254,5 @@ class Policy:
 
     def is_engine_object(self, obj) -> bool:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,
-                                nn.Module, optim.Optimizer, lr_scheduler.LRScheduler))
+                                nn.Module, optim.Optimizer, lr_scheduler.LRScheduler,
+                                data.Dataset, data.DataLoader, data.LoaderIterator))

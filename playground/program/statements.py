@@ -14,6 +14,7 @@ from .._engine import engine
 from ..limits import (
     LimitExceeded,
     guard_broadcast,
+    guard_loader,
 )
 from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
 from .expressions import _kind_name
@@ -33,6 +34,8 @@ from .policy import (
     SETTABLE_ATTRS,
 )
 from .records import ProgramError, exception_message
+
+_data = engine.utils.data
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
@@ -117,6 +120,9 @@ class Statements:
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
+        if isinstance(items, _data.LoaderIterator):
+            yield from self.for_each_batch(stmt, items)
+            return
         outer = self.loop
         try:
             for n, item in enumerate(items):
@@ -129,6 +135,32 @@ class Statements:
                     return
                 except _Continue:
                     pass
+        finally:
+            self.loop = outer
+        yield from self.block(stmt.orelse)
+
+    def for_each_batch(self, stmt, batches):
+        """A for loop over a DataLoader: each batch is loaded when the loop asks for it, in a
+        step of the loop's header, as torch loads it (so what the dataset's code prints or
+        draws happens between the iterations, in torch's order)."""
+        end = object()
+        outer = self.loop
+        n = 0
+        try:
+            while True:
+                self.loop = outer + (n,)
+                item = yield from self.statement(stmt, lambda s: next(batches, end), "for")
+                if item is end:
+                    break
+                self.count_iteration(n, stmt)
+                self.assign(stmt.target, item, announce=False)
+                try:
+                    yield from self.block(stmt.body)
+                except _Break:
+                    return
+                except _Continue:
+                    pass
+                n += 1
         finally:
             self.loop = outer
         yield from self.block(stmt.orelse)
@@ -150,6 +182,10 @@ class Statements:
                                     f"{len(value):,} times (the limit is "
                                     f"{self.limits.max_loop_iterations:,})")
             return value
+        if isinstance(value, (_data.DataLoader, _data.LoaderIterator)):
+            if isinstance(value, _data.DataLoader):
+                guard_loader(value, self.limits)
+            return iter(value)  # a DataLoader draws its base seed when the loop starts
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
@@ -387,9 +423,10 @@ class Statements:
     def do_classdef(self, stmt) -> None:
         bases = tuple(self.eval(b) for b in stmt.bases)
         for b in bases:
-            if not (b is object or b is nn.Module or is_user_class(b)
+            if not (b is object or b is nn.Module or b is _data.Dataset or is_user_class(b)
                     or b in EXCEPTIONS.values()):
-                raise self.not_allowed(stmt, f"a class can derive from nn.Module, an exception "
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module, Dataset, an "
+                                       f"exception "
                                        f"type or the program's own classes (not "
                                        f"{_kind_name(b)})")
         frame = Frame("class", parent=self.frame)
@@ -543,7 +580,9 @@ class Statements:
         elif isinstance(value, _CONTAINERS) or isinstance(value, _ITERATOR_TYPES):
             pass
         elif self.policy.is_engine_object(value):
-            pass  # engine iterables (model.parameters(), nn.Sequential) are bounded by the model
+            if isinstance(value, _data.DataLoader):
+                guard_loader(value, self.limits)
+            # engine iterables (model.parameters(), nn.Sequential) are bounded by the model
         else:
             raise TypeError(f"'{type(value).__name__}' object is not iterable")
         self.node = node

@@ -104,6 +104,9 @@ REJECTED = {
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+READABLE_DUNDERS = ("__name__", "__class__")
+
+
 def _is_dunder(name: str) -> bool:
     return name.startswith("__")
 
@@ -370,6 +373,10 @@ class Validator:
             if (node.attr == "__init__" and isinstance(node.value, ast.Call)
                     and isinstance(node.value.func, ast.Name) and node.value.func.id == "super"
                     and isinstance(node.ctx, ast.Load)):
+                return
+            # two a program may read: what a class or function is called, and an object's
+            # class (the interpreter answers both itself, as type() does)
+            if node.attr in READABLE_DUNDERS and isinstance(node.ctx, ast.Load):
                 return
             self.fail(node, f"attributes starting with '__' are not allowed (.{node.attr})")
 
