@@ -261,11 +261,11 @@ export function createGraphView(
       s("text", { class: "gp-title gp-d", x: 14, y: 20 }),
       s("text", { class: "gp-shape gp-d", x: n.w - 10, y: 20, "text-anchor": "end" }),
       s("text", { class: "gp-badges gp-d", x: 14, y: 36 }),
-      lab(55, n.kind === "tensor" ? "grad_fn" : "node"),
+      lab(55, { tensor: "grad_fn", group: "call" }[n.kind] || "node"),
       val(55, "grad_fn"),
-      lab(72, "value"),
+      lab(72, n.kind === "group" ? "in" : "value"),
       val(72, "value"),
-      lab(89, ".grad"),
+      lab(89, n.kind === "group" ? "out" : ".grad"),
       val(89, "grad"),
       s("text", { class: "gp-extra gp-d", x: 14, y: 106, "data-testid": "incoming" }),
       s("text", { class: "gp-ctitle gp-c", x: 14, y: 36 }),
@@ -454,7 +454,8 @@ export function createGraphView(
     setText(els.ctitle, d.title.length > 13 ? d.title.slice(0, 12) + "…" : d.title);
     setText(els.cshape, d.shape.length > 14 ? d.shape.slice(0, 13) + "…" : d.shape);
     const several = d.chip && d.chip.length > 1;
-    setText(els.cgrad, several ? "grad" : `grad ${d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad}`);
+    const short = d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad;
+    setText(els.cgrad, rec.node.kind === "group" ? `out ${short}` : several ? "grad" : `grad ${short}`);
     const chipKey = several ? d.chip.join(",") : "";
     if (chipKey !== rec.chipKey) {
       rec.chipKey = chipKey;

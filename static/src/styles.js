@@ -177,6 +177,8 @@ export const CSS = String.raw`
 .gp-node.k-const .gp-card { fill: #fafbfc; stroke-dasharray: 4 3; }
 .gp-node.k-fn .gp-card { fill: #f5f9ff; stroke: #b5cdf5; }
 .gp-node.k-acc .gp-card { fill: #fff8f1; stroke: #f3c594; }
+.gp-node.k-group .gp-card { fill: #f4f0fb; stroke: #8d6cc9; stroke-width: 1.6; }
+.gp-node.k-group .gp-stripe { fill: #6b24a8; }
 .gp-node.k-acc .gp-stripe { fill: var(--gp-leaf); }
 .gp-node.has-grad [data-testid=grad] { fill: var(--gp-grad); font-weight: 600; }
 .gp-node.ran .gp-card { stroke: #b98ee0; }
@@ -350,6 +352,7 @@ export const CSS = String.raw`
   .gp-card { fill: #1f242b; stroke: #48505b; }
   .gp-node.k-fn .gp-card { fill: #1c2633; stroke: #3d5a85; }
   .gp-node.k-acc .gp-card { fill: #2b2118; stroke: #8a5a2b; }
+  .gp-node.k-group .gp-card { fill: #251f33; stroke: #8d6cc9; }
   .gp-node.k-const .gp-card { fill: #1b1f24; }
   .gp-node.k-leaf .gp-title { fill: #f6ad6b; }
   .gp-node.running .gp-card { fill: #2e2a17; }

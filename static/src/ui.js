@@ -132,6 +132,7 @@ export function mountPlayground(el, host, options = {}) {
   const positions = new Map(); // drawn node id -> centre; ids are unique across both views
   const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
+  const openCalls = new Set(); // module calls drawn open (scope ids); the others are one box each
   let autoFit = true; // until the person pans or zooms, a resize refits
   let pending = emptyChanges(); // what changed since the last frame was drawn
   let hello = null;
@@ -242,9 +243,23 @@ export function mountPlayground(el, host, options = {}) {
     },
     "→",
   );
+  // shown while a module call is drawn open: draws every call as one box again
+  const closeCallsBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn",
+      "data-testid": "close-calls",
+      title: "Draw each module call as one box again",
+      hidden: true,
+      onclick: () => openCall(null),
+    },
+    "Close calls",
+  );
   const zoom = h(
     "div",
     { class: "gp-zoom" },
+    closeCallsBtn,
     directionBtn,
     zoomButton("zoom in", "+", 1.25),
     zoomButton("zoom out", "−", 0.8),
@@ -340,7 +355,10 @@ export function mountPlayground(el, host, options = {}) {
   const graphView = createGraphView(canvas, {
     // what the overlays at the bottom take, beyond the fit's own margin
     bottomInset: () => Math.max(0, Math.max(corner.offsetHeight, zoom.offsetHeight) + 14 - 40),
-    onSelect: (id, { additive }) => setSelection(toggleSelection(viewState.selection, id, additive)),
+    onSelect: (id, { additive }) => {
+      if (id.startsWith("g:")) openCall(id.slice(2));
+      else setSelection(toggleSelection(viewState.selection, id, additive));
+    },
     onBackground: () => setSelection([]),
     onNodeMoved: () => {
       autoFit = false;
@@ -413,10 +431,12 @@ export function mountPlayground(el, host, options = {}) {
     }
     graphView.render(timelineIndex, state, changes.all ? null : changes, { animate: !changes.all });
     // the node the backward pass is at; while playing, the camera keeps it and its neighbours
-    const active = cameraTarget(timelineIndex, state, viewState.view);
+    // a node inside a closed module call: its box
+    const inside = cameraTarget(timelineIndex, state, viewState.view);
+    const active = inside ? (shown.graph.ownerOf.get(inside) ?? inside) : null;
     graphView.setActive(active);
     const callout = accumulationCallout(timelineIndex, state, viewState.view);
-    graphView.setCallout(callout?.id, callout?.text, callout?.heatmaps);
+    graphView.setCallout(shown.graph.ownerOf.get(callout?.id) ?? callout?.id, callout?.text, callout?.heatmaps);
     if (playing && active) graphView.follow(active);
     // the gradient in flight: the last event was a gradient sent along an edge
     const last = state.pos > 0 ? timelineIndex.events[state.pos - 1] : null;
@@ -683,6 +703,8 @@ export function mountPlayground(el, host, options = {}) {
     }
     explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
     if (fresh) {
+      openCalls.clear();
+      closeCallsBtn.hidden = true;
       positions.clear();
       rolePositions.clear();
       fitted.clear();
@@ -761,7 +783,10 @@ export function mountPlayground(el, host, options = {}) {
    * of nodes placed anew.
    */
   function rebuildGraph({ fit = false } = {}) {
-    const graph = buildGraph(shown.timelineIndex, viewState.view, { iteration: shown.iteration });
+    const graph = buildGraph(shown.timelineIndex, viewState.view, {
+      iteration: shown.iteration,
+      expanded: openCalls,
+    });
     shown.graph = graph;
     for (const n of graph.nodes) {
       if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
@@ -790,6 +815,19 @@ export function mountPlayground(el, host, options = {}) {
       ),
     );
     return added;
+  }
+
+  /** Opens a module call's box (or, with null, closes every open call): its inside drawn anew. */
+  function openCall(scopeId) {
+    if (scopeId) openCalls.add(scopeId);
+    else openCalls.clear();
+    closeCallsBtn.hidden = !openCalls.size;
+    rebuildGraph();
+    viewState.selection = existingIds(shown.graph, viewState.selection);
+    graphView.setSelection(viewState.selection);
+    pending = emptyChanges();
+    pending.all = true;
+    drawFrame(1);
   }
 
   function setDirection(direction) {
