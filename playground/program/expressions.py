@@ -153,6 +153,8 @@ class Expressions:
             return self.builtins.type_of(obj)
         if name == "__name__":
             return self.name_of(obj)
+        if name == "__version__" and obj is engine:
+            return engine.__version__
         if name.startswith("__"):
             raise self.not_allowed(node, f"attributes starting with '__' are not allowed "
                                    f"(.{name})")
@@ -321,7 +323,7 @@ class Expressions:
                 guard_module_call(fn, tuple(args), self.limits)
             elif isinstance(fn, type) and fn in policy.layer_classes:
                 guard_constructor(tuple(args), kwargs, self.limits)
-            elif isinstance(fn, types.BuiltinMethodType) and type(fn.__self__) in _PY_TYPES:
+            elif isinstance(fn, types.BuiltinMethodType) and _is_python_value(fn.__self__):
                 self.guard_method(fn, args, kwargs)
             elif id(fn) in _MATH_ARG_CAPS:
                 cap = _MATH_ARG_CAPS[id(fn)]
@@ -374,7 +376,7 @@ class Expressions:
                 return
             if policy.is_engine_object(fn.__self__):
                 return
-        elif isinstance(fn, types.BuiltinMethodType) and type(fn.__self__) in _PY_TYPES:
+        elif isinstance(fn, types.BuiltinMethodType) and _is_python_value(fn.__self__):
             if fn.__name__ in _python_methods(fn.__self__):
                 return
         elif isinstance(fn, nn.Module):
@@ -647,6 +649,11 @@ class Expressions:
 
 
 _PY_TYPES = (str, list, tuple, dict, set, int, float)
+
+
+def _is_python_value(obj) -> bool:
+    """One of Python's own values (an OrderedDict, such as a state_dict, is a dict)."""
+    return type(obj) in _PY_TYPES or isinstance(obj, dict)
 
 
 def _python_methods(obj):

@@ -60,6 +60,8 @@ MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
     "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
+    "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
+    "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 # what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)

@@ -104,7 +104,7 @@ REJECTED = {
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-READABLE_DUNDERS = ("__name__", "__class__")
+READABLE_DUNDERS = ("__name__", "__class__", "__version__")
 
 
 def _is_dunder(name: str) -> bool:
@@ -374,8 +374,8 @@ class Validator:
                     and isinstance(node.value.func, ast.Name) and node.value.func.id == "super"
                     and isinstance(node.ctx, ast.Load)):
                 return
-            # two a program may read: what a class or function is called, and an object's
-            # class (the interpreter answers both itself, as type() does)
+            # three a program may read: what a class or function is called, an object's class
+            # (the interpreter answers both itself, as type() does) and torch.__version__
             if node.attr in READABLE_DUNDERS and isinstance(node.ctx, ast.Load):
                 return
             self.fail(node, f"attributes starting with '__' are not allowed (.{node.attr})")
