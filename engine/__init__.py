@@ -6,7 +6,11 @@ prints. The semantics it keeps are listed as numbered rules in docs/semantics.md
 
 from __future__ import annotations
 
-from . import autograd, observer  # noqa: F401
+from . import (  # noqa: F401
+    autograd,
+    cuda,  # noqa: F401
+    observer,
+)
 from . import backend as _backend
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad,
@@ -29,9 +33,11 @@ from .creation import (  # noqa: F401
     zeros,
     zeros_like,
 )
+from .device import device  # noqa: F401
 from .dtypes import bool_ as bool  # noqa: A001
 from .dtypes import dtype, float32, float64, int64
 from .dtypes import result_type as _result_type
+from .legacy import DoubleTensor, FloatTensor, LongTensor  # noqa: F401
 from .ops import FUNCTIONS as _FUNCTIONS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
 from .printing import Size

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import backend as B
 from . import errors
 from . import observer as _observer
+from .device import check_device
 from .dtypes import bool_, by_name, float32, int64
 from .tensor import Tensor, warn
 
@@ -74,6 +75,7 @@ def _plain(x):
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    check_device(device)
     if isinstance(data, Tensor):
         warn(errors.COPY_CONSTRUCT_WARNING, UserWarning)
         dt = dtype or data._dtype
@@ -124,11 +126,13 @@ def _size(size) -> tuple:
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.zeros(_size(size), dt.name), dt, requires_grad, "zeros")
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.ones(_size(size), dt.name), dt, requires_grad, "ones")
 
@@ -137,20 +141,24 @@ empty = zeros
 
 
 def zeros_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad, "zeros_like")
 
 
 def ones_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     return _leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad, "ones_like")
 
 
 def empty_like(input, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if dtype is None:
         dtype = bool_ if isinstance(fill_value, bool) else (
             int64 if isinstance(fill_value, int) else float32)
@@ -160,6 +168,7 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or input._dtype
     if dt is int64:
         _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
@@ -168,6 +177,7 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -178,10 +188,12 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.linspace(start, end, int(steps), dt.name), dt, requires_grad, "linspace")
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    check_device(device)
     dt = dtype or float32
     return _leaf(B.eye(n, n if m is None else m, dt.name), dt, requires_grad, "eye")

@@ -77,6 +77,11 @@ def tensor_type_name(t) -> str:
     return f"torch.{_TYPE_NAMES[t.dtype.name]}Tensor"
 
 
+def _type_string(t) -> str:
+    """torch's Tensor::toString(): the legacy class name, which bool has none of."""
+    return "CPUBoolType" if t.dtype.name == "bool" else tensor_type_name(t)
+
+
 def _shape_list(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
@@ -89,7 +94,7 @@ def modified_inplace(t, producer: str | None, expected: int, output_nr: int = 0)
         where = f", which is output {output_nr} of {short},"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{tensor_type_name(t)} {_shape_list(t.shape)}]{where} is at version "
+        f"operation: [{_type_string(t)} {_shape_list(t.shape)}]{where} is at version "
         f"{t._vc[0]}; expected version {expected} instead. Hint: enable anomaly detection to "
         "find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."

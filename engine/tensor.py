@@ -80,13 +80,12 @@ class Tensor:
         t._vc = [0]
         return t
 
-    def __init__(self, *args, **kwargs):
-        # `torch.Tensor(...)` as a constructor is legacy; route to engine.tensor semantics.
-        from .creation import tensor as _tensor
+    def __new__(cls, *args, **kwargs):
+        # `torch.Tensor(...)` as a constructor is legacy: a float32 tensor from data or a size
+        # (engine/legacy.py). The engine makes its own tensors with _make.
+        from .legacy import legacy_new
 
-        src = _tensor(*args, **kwargs)
-        for name in ("_data", "_dtype", "_requires_grad", "_grad_fn", "_vc"):
-            setattr(self, name, getattr(src, name))
+        return legacy_new(_BY_NAME["float32"], args, kwargs)
 
     # -- basic properties ---------------------------------------------------------------------
     @property
@@ -126,7 +125,9 @@ class Tensor:
 
     @property
     def device(self):
-        return "cpu"
+        from .device import CPU
+
+        return CPU
 
     @property
     def is_cuda(self) -> bool:

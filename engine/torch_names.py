@@ -7,7 +7,10 @@ engine/__init__.py gives each class these names when the engine loads, so a clas
 object without a repr of its own print as they do in torch.
 """
 
-TORCH_NAMES = {'torch.Generator': ('torch._C', 'Generator'),
+TORCH_NAMES = {'torch.DoubleTensor': ('torch', 'DoubleTensor'),
+ 'torch.FloatTensor': ('torch', 'FloatTensor'),
+ 'torch.Generator': ('torch._C', 'Generator'),
+ 'torch.LongTensor': ('torch', 'LongTensor'),
  'torch.Size': ('torch', 'Size'),
  'torch.Tensor': ('torch', 'Tensor'),
  'torch.autograd.Function': ('torch.autograd.function', 'Function'),
@@ -15,6 +18,7 @@ TORCH_NAMES = {'torch.Generator': ('torch._C', 'Generator'),
  'torch.autograd.graph.Node': ('torch.autograd.graph', 'Node'),
  'torch.autograd.no_grad': ('torch.autograd.grad_mode', 'no_grad'),
  'torch.autograd.set_grad_enabled': ('torch.autograd.grad_mode', 'set_grad_enabled'),
+ 'torch.device': ('torch', 'device'),
  'torch.dtype': ('torch', 'dtype'),
  'torch.nn.BCELoss': ('torch.nn.modules.loss', 'BCELoss'),
  'torch.nn.BCEWithLogitsLoss': ('torch.nn.modules.loss', 'BCEWithLogitsLoss'),

@@ -306,6 +306,7 @@ def _guard_table() -> dict:
     add("linspace", "linspace")
     add("eye", "eye")
     add("data", "tensor", "as_tensor")
+    add("legacy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor")
     add("matmul", "matmul", "mm", "bmm", "mv", "dot")
     add("cat", "cat", "stack", "concat")
     add("split_dataset", "random_split", where=engine.utils.data)
@@ -340,6 +341,8 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
         kind = None
     if self_obj is not None and isinstance(self_obj, engine.Tensor):
         args = (self_obj, *args)
+    if kind == "legacy":  # torch.Tensor(data) or torch.Tensor(*size)
+        kind = "data" if len(args) == 1 and isinstance(args[0], (list, tuple)) else "size"
     if kind == "size":
         _check_elements(_product(_size_args(args, kwargs)), "this size", limits)
     elif kind == "randint":  # randint([low,] high, size): the size is the last positional

@@ -19,13 +19,14 @@ from ._engine import engine
 
 B = engine.backend
 AccumulateGrad = engine.autograd.graph.AccumulateGrad
+BackwardCFunction = engine.autograd.custom_function.BackwardCFunction
 Module, Parameter = engine.nn.Module, engine.nn.Parameter
 Observer = engine.observer.Observer
 Tensor = engine.Tensor
 
 __all__ = ["DISPLAY_ELEMENTS", "FORMAT_VERSION", "SUMMARY_FIRST", "Recorder", "encode_value", "safe"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DISPLAY_ELEMENTS = 64  # tensors up to this many elements are sent in full
 SUMMARY_FIRST = 8  # a summary shows this many leading elements (row-major)
 _INF = float("inf")
@@ -110,12 +111,16 @@ class _TRec:
 
 
 class _NRec:
-    __slots__ = ("id", "ref", "name", "tensor", "version", "variable", "step", "line", "next")
+    __slots__ = ("id", "ref", "name", "tensor", "version", "variable", "step", "line", "next",
+                 "rule")
 
     def __init__(self, nid, node, step, line):
         self.id = nid
         self.ref = weakref.ref(node)
         self.name = node.name()
+        # a node whose chain rule is not in the engine's table (a program's own Function)
+        # carries it here
+        self.rule = type(node).chain_rule if isinstance(node, BackwardCFunction) else None
         self.tensor = None
         self.version = None
         self.variable = None
@@ -167,6 +172,8 @@ class Recorder(Observer):
         self.step_new: list = []  # _TRecs made during the current step
         self.dirty: dict = {}  # _TRec -> True: changed by an event of the current step
         self.edges_mark = 0
+        self.scopes: list = []  # calls of the program's functions and modules (call_begin)
+        self.open_scopes: list = []  # the scopes under way, innermost last
 
     # -- ids ---------------------------------------------------------------------------------
     def new_id(self, kind: str) -> str:
@@ -383,7 +390,42 @@ class Recorder(Observer):
         self.nodes[id(node)] = r
         self.nrecs.append(r)
         self.by_nid[nid] = r
+        if self.open_scopes and type(node) is not AccumulateGrad:
+            self.open_scopes[-1]["nodes"].append(nid)
         return r
+
+    # -- call scopes -----------------------------------------------------------------------------
+    @safe
+    def call_begin(self, kind: str, name: str, args, line, col) -> None:
+        """The program called one of its functions (kind "function") or a module ("module"):
+        what is made until call_end belongs to this scope. args: [(name, value)]."""
+        parent = self.open_scopes[-1]["id"] if self.open_scopes else None
+        scope = {"id": f"c{len(self.scopes) + 1}", "kind": kind, "name": name,
+                 "parent": parent, "step": self.step["index"] if self.step else None,
+                 "line": line, "col": col, "args": [self._scope_arg(n, v) for n, v in args],
+                 "tensors": [], "nodes": [], "returned": [], "ok": None}
+        self.scopes.append(scope)
+        self.open_scopes.append(scope)
+
+    @safe
+    def call_end(self, value, ok: bool) -> None:
+        if not self.open_scopes:
+            return
+        scope = self.open_scopes.pop()
+        scope["ok"] = ok
+        values = value if type(value) in (tuple, list) else (value,)
+        for v in values[:16]:
+            if isinstance(v, Tensor):
+                scope["returned"].append(self.tid(v).id)
+
+    def _scope_arg(self, name: str, value) -> dict:
+        if isinstance(value, Tensor):
+            return {"name": name, "tensor": self.tid(value).id, "value": None}
+        if value is None or type(value) in (bool, int, float, str):
+            text = repr(value)
+        else:
+            text = f"<{type(value).__name__}>"
+        return {"name": name, "tensor": None, "value": text[:40]}
 
     def mark(self, t) -> None:
         """t changed in this step: it and every tensor sharing its memory get a state entry."""
@@ -422,6 +464,8 @@ class Recorder(Observer):
                     r.used = True
                 ins.append(r)
         rec = self._register(tensor, op, "tensor")
+        if self.open_scopes:
+            self.open_scopes[-1]["tensors"].append(rec.id)
         rec.inputs = tuple(ins)
         rec.value = encode_value(tensor)
         nid = None
@@ -628,14 +672,22 @@ class Recorder(Observer):
                 "step": rec.step, "line": rec.line, "col": rec.col,
             })
         nodes = [{"id": r.id, "name": r.name, "tensor": r.tensor, "version": r.version,
-                  "variable": r.variable, "next": r.next, "step": r.step, "line": r.line}
+                  "variable": r.variable, "next": r.next, "step": r.step, "line": r.line,
+                  "rule": r.rule}
                  for r in self.nrecs]
         visible = {t["id"] for t in tensors}
         for n in nodes:  # nodes of hidden tensors keep their place but name no tensor
             if n["tensor"] is not None and n["tensor"] not in visible:
                 n["tensor"] = None
         edges = [e for e in self.tensor_edges if e["from"] in visible and e["to"] in visible]
+        for scope in self.scopes:  # a scope lists only the tensors the timeline shows
+            scope["tensors"] = [t for t in scope["tensors"] if t in visible]
+            scope["returned"] = [t for t in scope["returned"] if t in visible]
+            for arg in scope["args"]:
+                if arg["tensor"] is not None and arg["tensor"] not in visible:
+                    arg["tensor"] = None
         return {"nodes": {"tensors": tensors, "autograd": nodes},
-                "edges": {"tensors": edges, "autograd": self.node_edges}}
+                "edges": {"tensors": edges, "autograd": self.node_edges},
+                "scopes": self.scopes}
 
 

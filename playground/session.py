@@ -38,6 +38,12 @@ class _ProgramRecorder(Recorder):
         except Exception:
             self.internal_errors.append("program_bind: " + traceback.format_exc(limit=4)[-600:])
 
+    def program_call_begin(self, kind, name, args, line, col):
+        self.call_begin(kind, name, args, line, col)
+
+    def program_call_end(self, value, ok):
+        self.call_end(value, ok)
+
     def program_output(self, text):
         try:
             self.output(text)
@@ -125,6 +131,7 @@ def run_program(text: str, *, previous: dict | None = None,
         "statements": [s.to_dict() for s in rec.statements or ()],
         "nodes": body["nodes"],
         "edges": body["edges"],
+        "scopes": body["scopes"],
         "steps": rec.steps,
         "console": rec.console,
         "warnings": rec.warnings,

@@ -178,7 +178,8 @@ class Trace:
         self.timeline = {
             "version": FORMAT_VERSION, "source": "trace", "program": None,
             "ok": error is None, "statements": [], "nodes": body["nodes"],
-            "edges": body["edges"], "steps": rec.steps, "console": rec.console,
+            "edges": body["edges"], "scopes": body["scopes"], "steps": rec.steps,
+            "console": rec.console,
             "warnings": [{"category": e["category"], "message": e["message"],
                           "line": s["line"], "col": None, "step": s["index"]}
                          for s in rec.steps for e in s["events"] if e["event"] == "warning"],

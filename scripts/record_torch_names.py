@@ -50,7 +50,7 @@ def engine_classes(module, torch_path: str, seen: set, out: dict) -> None:
         if name.startswith("_"):
             continue
         if isinstance(value, types.ModuleType):
-            if value.__name__.startswith("engine"):
+            if value.__name__.startswith("engine") and value.__name__ not in _NOT_TORCHS:
                 engine_classes(value, f"{torch_path}.{name}", seen, out)
             continue
         if not isinstance(value, type) or not _engine_class(value, f"{torch_path}.{name}"):
@@ -59,6 +59,11 @@ def engine_classes(module, torch_path: str, seen: set, out: dict) -> None:
         if isinstance(theirs, type) and id(value) not in seen:
             seen.add(id(value))
             out[f"{torch_path}.{name}"] = (theirs.__module__, theirs.__qualname__)
+
+
+# engine modules whose name is torch's for something else: engine.autograd.function holds the
+# engine's op base class; torch.autograd.function (torch's user Function) is custom_function
+_NOT_TORCHS = frozenset(("engine.autograd.function",))
 
 
 def _engine_class(cls, path: str) -> bool:

@@ -486,6 +486,25 @@ def test_transpose_permute_expand_match_numpy(arr, data):
         assert P.is_contiguous(rp) == N.is_contiguous(rn)
 
 
+@given(strided_view(), st.data())
+def test_diagonal_matches_numpy_and_writes_through(arr, data):
+    na, pa = arr
+    if na.ndim < 2:
+        return
+    d1 = data.draw(st.integers(0, na.ndim - 1))
+    d2 = data.draw(st.integers(0, na.ndim - 1).filter(lambda d: d != d1))
+    offset = data.draw(st.integers(-4, 4))
+    dp, dn = P.diagonal(pa, offset, d1, d2), N.diagonal(na, offset, d1, d2)
+    check(dp, dn)
+    assert dn.shape == np.diagonal(na, offset, d1, d2).shape
+    np.testing.assert_array_equal(dn, np.diagonal(na, offset, d1, d2))
+    # a view: a write through it shows in the array it was taken from, on both backends
+    cp, cn = P.copy(pa), N.copy(na)
+    P.assign(P.diagonal(cp, offset, d1, d2), 1)
+    N.assign(N.diagonal(cn, offset, d1, d2), 1)
+    check(cp, cn)
+
+
 @given(st.lists(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3), min_size=1,
                 max_size=3))
 def test_broadcast_shapes_match_numpy_including_the_error(shape_list):

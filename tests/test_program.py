@@ -658,8 +658,8 @@ RUNTIME_NOT_ALLOWED = [
     ("import torch\nx = torch.ones(2)\nx.grad_fn.name()\n", 3, 1, "NoneType"),
     ("import torch\nwith torch.ones(1):\n    pass\n", 2, 6, "with statement"),
     ("x = (1, 2)\nx[0] = 3\n", 2, 1, "items of tensors, lists and dicts"),
-    ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.register_buffer('b', None)\n", 3, 1,
-     ".register_buffer"),
+    ("import torch.nn as nn\nm = nn.Linear(2, 2)\nm.reset_parameters()\n", 3, 1,
+     ".reset_parameters"),
     ("import torch\ng = torch.no_grad()\ng(print)\n", 3, 1, "cannot be called"),
 ]
 

@@ -21,6 +21,9 @@ LIMITS = default_limits()  # what run() uses on this backend
 GRACE = 2.0  # seconds on top of the run's own time cap (a loaded 2-core machine)
 
 T = "import torch\n"
+FN = (T + "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+      "        return x * 2\n")
+
 HOSTILE = [
     # (name, program, expected kind)
     ("subclasses_walk", "().__class__.__bases__[0].__subclasses__()", "not_allowed"),
@@ -74,7 +77,11 @@ HOSTILE = [
     ("function_code", T + "c = torch.ones.__code__\n", "not_allowed"),
     ("private_attr", T + "x = torch.ones(1)\nd = x._data\n", "not_allowed"),
     ("numpy_escape", T + "x = torch.ones(1)\na = x.numpy()\n", "not_allowed"),
-    ("tensor_class_call", T + "c = torch.Tensor\nx = c(3)\n", "not_allowed"),
+    ("tensor_class_call_huge", T + "c = torch.Tensor\nx = c(10**9)\n", "limit"),
+    ("legacy_type_huge", T + "x = torch.FloatTensor(100000, 100000)\n", "limit"),
+    ("legacy_type_attr", T + "d = torch.FloatTensor.dtype\n", "not_allowed"),
+    ("device_setattr", T + "d = torch.device('cpu')\nd.type = 'cuda'\n", "not_allowed"),
+    ("cuda_internals", T + "n = torch.cuda.NO_CUDA\n", "not_allowed"),
     ("class_attribute_read", T + "m = torch.no_grad.clone\n", "not_allowed"),
     ("bound_method_self", T + "x = torch.ones(1)\nf = x.add\ng = f.__func__\n", "not_allowed"),
     ("method_attribute", T + "x = torch.ones(1)\nf = x.add\ng = f.x\n", "runtime"),
@@ -158,6 +165,72 @@ HOSTILE = [
     ("engine_generator_frame", T + "import torch.nn as nn\np = nn.Linear(1, 1).parameters()\n"
      "f = p.gi_frame\n", "not_allowed"),
     ("map_object_attr", "m = map(abs, [1])\nf = m.x\n", "runtime"),
+    # torch.autograd.Function subclasses and their ctx
+    ("fn_ctx_dunder_read", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return ctx.__dict__\nx = torch.ones(1, requires_grad=True)\n"
+     "F.apply(x).sum().backward()\n", "not_allowed"),
+    ("fn_ctx_private_write", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        ctx._saved = ()\n        return g\nx = torch.ones(1, requires_grad=True)\n"
+     "F.apply(x).sum().backward()\n", "not_allowed"),
+    ("fn_ctx_private_read", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return ctx._forward_cls\nx = torch.ones(1, requires_grad=True)\n"
+     "F.apply(x).sum().backward()\n", "not_allowed"),
+    ("fn_ctx_overwrite_method", T + "class F(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx.save_for_backward = print\n        return x\n"
+     "F.apply(torch.ones(1, requires_grad=True))\n", "not_allowed"),
+    ("fn_grad_fn_backward_class", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return g\ny = F.apply(torch.ones(1, requires_grad=True))\n"
+     "c = y.grad_fn._forward_cls\n", "not_allowed"),
+    ("fn_backward_cls_attr", FN + "c = F._backward_cls\n", "runtime"),
+    ("fn_backward_returns_function", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return print\nF.apply(torch.ones(1, requires_grad=True)).sum().backward()\n",
+     "runtime"),
+    ("fn_backward_returns_string", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return 'grad'\nF.apply(torch.ones(1, requires_grad=True)).sum().backward()\n",
+     "runtime"),
+    ("fn_backward_returns_many", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return tuple([g] * 100000)\n"
+     "F.apply(torch.ones(1, requires_grad=True)).sum().backward()\n", "runtime"),
+    ("fn_backward_recursion", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return F.apply(g).sum().backward()\n"
+     "with torch.enable_grad():\n"
+     "    F.apply(torch.ones(1, requires_grad=True)).sum().backward(create_graph=True)\n",
+     None),
+    ("fn_backward_self_recursion", T + "def deep(n):\n    return deep(n + 1)\n"
+     "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        return x * 2\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        return deep(0)\nF.apply(torch.ones(1, requires_grad=True)).sum().backward()\n",
+     "limit"),
+    ("fn_backward_endless_loop", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        while True:\n            g = g + 1\n"
+     "F.apply(torch.ones(1, requires_grad=True)).sum().backward()\n", "limit"),
+    ("fn_backward_huge_tensor", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return torch.ones(10**9)\n"
+     "F.apply(torch.ones(1, requires_grad=True)).sum().backward()\n", "limit"),
+    ("fn_backward_many_tensors", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        keep = [torch.ones(1000, 1000) for i in range(50)]\n        return g\n"
+     "F.apply(torch.ones(1, requires_grad=True)).sum().backward()\n", "limit"),
+    ("fn_metaclass", T + "class F(torch.autograd.Function, metaclass=type):\n    pass\n",
+     "not_allowed"),
+    ("fn_init_subclass", T + "class F(torch.autograd.Function):\n"
+     "    def __init_subclass__(cls):\n        pass\n", "not_allowed"),
+    ("fn_class_getitem", T + "class F(torch.autograd.Function):\n"
+     "    def __class_getitem__(cls, k):\n        pass\n", "not_allowed"),
+    ("fn_base_forward_call", T + "f = torch.autograd.Function.forward\n", "not_allowed"),
+    ("fn_base_instantiate", T + "f = torch.autograd.Function()\n", "not_allowed"),
+    ("fn_base_apply", T + "y = torch.autograd.Function.apply(torch.ones(1))\n", "not_allowed"),
+    ("fn_base_apply_rebind", T + "torch.autograd.Function.apply = print\n", "not_allowed"),
+    ("fn_base_forward_rebind", T + "torch.autograd.Function.forward = print\n",
+     "not_allowed"),
+    ("fn_once_attr", T + "from torch.autograd.function import once_differentiable\n"
+     "def b(ctx, g):\n    return g\nw = once_differentiable(b).wrapped\n", "not_allowed"),
+    ("fn_once_engine_fn", T + "from torch.autograd.function import once_differentiable\n"
+     "w = once_differentiable(print)\nw(1)\n", "not_allowed"),
+    ("fn_function_module_internals", T + "a = torch.autograd.function.apply\n",
+     "not_allowed"),
+    ("fn_ctx_store_engine_fn", FN + "    @staticmethod\n    def backward(ctx, g):\n"
+     "        return g\ny = F.apply(torch.ones(1, requires_grad=True))\n"
+     "y.grad_fn.hook = torch.ones\nh = y.grad_fn.hook.__self__\n", "not_allowed"),
     ("global_builtins", "def f():\n    global __builtins__\n", "not_allowed"),
     ("kwargs_dunder", "def f(**kw):\n    pass\nf(**{'__class__': 1})\n", "not_allowed"),
     ("raise_non_exception", "raise print\n", "runtime"),
@@ -451,7 +524,8 @@ def _stmts():
             lambda t: ast.Try([ast.Expr(t[0])], [ast.ExceptHandler(
                 ast.Name(t[1], ast.Load()), "e", [ast.Expr(ast.Name("e", ast.Load()))])],
                 [], [ast.Pass()])),
-        st.tuples(expr, st.sampled_from(["nn.Module", "object", "Exception", "torch.Tensor"])
+        st.tuples(expr, st.sampled_from(["nn.Module", "object", "Exception", "torch.Tensor",
+                                         "torch.autograd.Function"])
                   ).map(lambda t: ast.ClassDef(
                       name="C", bases=[ast.parse(t[1], mode="eval").body], keywords=[],
                       body=[ast.FunctionDef(
@@ -461,7 +535,27 @@ def _stmts():
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
         st.tuples(expr).map(lambda t: ast.Raise(t[0], None)),
+        st.tuples(expr, expr).map(lambda t: _function_class(t[0], t[1])),
+        st.just(ast.parse("y = G.apply(torch.ones(2, requires_grad=True), 2)\n"
+                          "y.sum().backward()").body[0]),
     )
+
+
+def _function_class(forward_value, backward_value):
+    """class G(torch.autograd.Function) with random forward and backward return values."""
+    tree = ast.parse(
+        "class G(torch.autograd.Function):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x, k):\n"
+        "        ctx.k = k\n"
+        "        ctx.save_for_backward(x)\n"
+        "        return FORWARD\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        return BACKWARD\n").body[0]
+    tree.body[0].body[2].value = forward_value
+    tree.body[1].body[0].value = backward_value
+    return tree
 
 
 @FUZZ

@@ -310,7 +310,10 @@ def test_the_schema_rejects_what_is_not_a_timeline():
     del t["steps"][4]["events"][2]["to"]
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
-    t["version"] = 2
+    t["version"] = 1  # the version before call scopes and node rules
+    bad_cases.append(t)
+    t = json.loads(json.dumps(good))
+    del t["scopes"]
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
     t["nodes"]["tensors"][0]["value"] = {"shape": [1], "dtype": "float32"}
@@ -322,7 +325,7 @@ def test_the_schema_rejects_what_is_not_a_timeline():
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_program_gives_a_valid_timeline(name):
     tl = run(PROGRAMS[name])
-    assert tl["version"] == TIMELINE_VERSION == 1
+    assert tl["version"] == TIMELINE_VERSION == 2
     assert tl["program"] == PROGRAMS[name]
     assert tl["stats"]["steps"] == len(tl["steps"]) > 0
 

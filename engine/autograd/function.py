@@ -31,10 +31,11 @@ from __future__ import annotations
 import weakref
 
 from .. import backend as B
+from .. import errors
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
-from .graph import Node, SavedTensor, _sequence
+from .graph import KEPT, Node, SavedTensor, _sequence
 
 
 class Function(Node):
@@ -63,12 +64,23 @@ class Function(Node):
     def save(self, *tensors) -> None:
         if self._needs is None:
             return
-        # wrapped Python numbers are kept as they are: torch saves them as values, so they
-        # are never "freed" and never checked for in-place changes
+        # wrapped Python numbers (x * 2) are kept as they are: never checked for in-place
+        # changes, but freed with the rest (torch saves them too: a second backward raises)
         saved = []
         for t in tensors:
             saved.append(t if t is None or t._wrapped else SavedTensor(t))
         self._saved = tuple(saved)
+
+    def keep_for_backward(self) -> None:
+        """Mark that backward uses values forward kept on the node (indices) which torch keeps
+        as saved tensors: a backward without retain_graph frees them, and running this node
+        again raises torch's "backward through the graph a second time" error."""
+        if self._needs is not None:
+            self._saved = self._saved + (KEPT,)
+
+    def check_not_freed(self) -> None:
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
 
     saved_tensors = property(Node._unpack_saved)
 

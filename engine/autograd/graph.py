@@ -13,6 +13,9 @@ from .. import backend as B
 from .. import errors
 
 _sequence = itertools.count()
+# In a node's saved values: what forward kept for backward as plain values (indices, as backend
+# arrays) where torch saves tensors. Unpacking skips it; releasing frees the node like any save.
+KEPT = object()
 
 
 class SavedTensor:
@@ -90,6 +93,8 @@ class Node:
             raise RuntimeError(errors.BACKWARD_TWICE)
         out = []
         for s in self._saved:
+            if s is KEPT:
+                continue
             if type(s) is SavedTensor:
                 t = s.tensor
                 if t._vc[0] != s.version or t._detached:
@@ -104,12 +109,13 @@ class Node:
         return out
 
     def _release(self) -> None:
-        """Free saved tensors after a backward without retain_graph. Only nodes that saved a
-        real tensor can fail later: a node that saved nothing (AddBackward0) may run again."""
+        """Free saved tensors after a backward without retain_graph. Only nodes that saved
+        something can fail later: a node that saved nothing (AddBackward0) may run again, one
+        that saved a wrapped Python number (MulBackward0 of x * 2) may not, as in torch."""
         saved = self._saved
         if saved:
             for s in saved:
-                if type(s) is SavedTensor:
+                if s is not None:
                     self._saved = ()
                     self._freed = True
                     return

@@ -150,6 +150,9 @@ CONTRACT = (
     Entry("permute", "shape", "permute(a, dims): a view with dims reordered"),
     Entry("expand", "shape", "expand(a, shape): a broadcast view (size-1 dims repeat without "
           "copying), writable when a is: the engine refuses the writes torch refuses"),
+    Entry("diagonal", "shape", "diagonal(a, offset, d1, d2): a writable view of the diagonal of "
+          "dims d1 and d2 (d1 != d2, in range) starting at column `offset` (row -offset when "
+          "negative); the other dims first, the diagonal last, as numpy.diagonal"),
     Entry("concat", "shape", "concat(arrays, dim): joined along an existing dim"),
     Entry("stack", "shape", "stack(arrays, dim): joined along a new dim"),
     # -- indexing --------------------------------------------------------------------------

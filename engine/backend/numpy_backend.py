@@ -348,6 +348,20 @@ def permute(a, dims):
     return a.transpose(dims)
 
 
+def diagonal(a, offset: int, d1: int, d2: int):
+    # np.diagonal's view is read-only; the same view made from strides can be written through
+    start = [slice(None)] * a.ndim
+    if offset >= 0:
+        start[d2] = slice(offset, None)
+    else:
+        start[d1] = slice(-offset, None)
+    b = a[tuple(start)]
+    keep = [d for d in range(a.ndim) if d not in (d1, d2)]
+    shape = tuple(b.shape[d] for d in keep) + (min(b.shape[d1], b.shape[d2]),)
+    strides = tuple(b.strides[d] for d in keep) + (b.strides[d1] + b.strides[d2],)
+    return np.lib.stride_tricks.as_strided(b, shape, strides, writeable=b.flags.writeable)
+
+
 def expand(a, shape):
     out = np.broadcast_to(a, shape)
     if a.flags.writeable:

@@ -1231,6 +1231,16 @@ def permute(a, dims):
                 tuple(a._strides[d] for d in dims), a.dtype)
 
 
+def diagonal(a, offset: int, d1: int, d2: int):
+    r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
+    n = max(min(a.shape[d1] - r0, a.shape[d2] - c0), 0)
+    keep = [d for d in range(a.ndim) if d not in (d1, d2)]
+    off = a._off + (r0 * a._strides[d1] + c0 * a._strides[d2] if n else 0)
+    return _new(a._data, off, tuple(a.shape[d] for d in keep) + (n,),
+                tuple(a._strides[d] for d in keep) + (a._strides[d1] + a._strides[d2],),
+                a.dtype)
+
+
 def transpose(a, d0: int, d1: int):
     order = list(range(a.ndim))
     d0, d1 = _norm_axis(d0, a.ndim), _norm_axis(d1, a.ndim)

@@ -163,9 +163,11 @@ class Embedding(Function):
     def forward(self, weight, indices, padding_idx):
         self.indices, self.padding_idx = indices, padding_idx
         self.num_weights = B.shape(weight._data)[0]
+        self.keep_for_backward()  # torch saves the indices
         return B.getitem(weight._data, indices._data)
 
     def backward(self, grad):
+        self.check_not_freed()
         return (apply(EmbeddingGrad, (grad,), self.indices, self.num_weights,
                       self.padding_idx),)
 

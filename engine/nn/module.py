@@ -6,6 +6,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ..autograd import grad_mode
+from ..device import NO_CUDA, check_device, device
 from ..dtypes import dtype as DType
 from ..tensor import Tensor
 from .parameter import Parameter, clear_grads
@@ -334,9 +335,12 @@ class Module:
 
     def to(self, *args, **kwargs):
         dt = kwargs.get("dtype")
+        check_device(kwargs.get("device"))
         for a in args:
             if isinstance(a, DType):
                 dt = a
+            elif isinstance(a, (str, device)):
+                check_device(a)
         if dt is None:
             return self
         if not dt.is_floating_point:
@@ -354,6 +358,9 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        raise AssertionError(NO_CUDA)
 
     # -- state dict ---------------------------------------------------------------------------
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):

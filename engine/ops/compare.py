@@ -8,6 +8,7 @@ from ..dtypes import bool_
 from ..tensor import Tensor
 from .formulas import sum_to
 from .helpers import cast, check_broadcast, promote, wrap
+from .nonzero import nonzero
 from .registry import export
 
 
@@ -67,21 +68,27 @@ class Where(Function):
         check_broadcast(sc, sa)
         check_broadcast(B.broadcast_shapes(sc, sa), sb)
         self.shapes = (sa, sb)
-        self.cond = cond
+        self.save(cond)  # torch saves the condition: a second backward raises, as there
         dt = promote(a, b)
         return B.where(cond._data, cast(a, dt), cast(b, dt))
 
     def backward(self, grad):
         sa, sb = self.shapes
+        (cond,) = self.saved_tensors
         zero = grad * 0
         return (None,
-                sum_to(where(self.cond, grad, zero), sa) if self.needs(1) else None,
-                sum_to(where(self.cond, zero, grad), sb) if self.needs(2) else None)
+                sum_to(where(cond, grad, zero), sa) if self.needs(1) else None,
+                sum_to(where(cond, zero, grad), sb) if self.needs(2) else None)
 
 
 @export(palette={"code": "torch.where({0} > 0, {0}, {1})", "arity": 2, "group": "select",
                  "label": "where(c, a, b)"})
-def where(condition, input, other):
+def where(condition, input=None, other=None):
+    if input is None and other is None:  # torch.where(condition): nonzero(as_tuple=True)
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() received an invalid combination of arguments - got (Tensor, "
+                        "Tensor), but expected one of:")
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             input = Tensor._make(B.scalar(input, "float32" if isinstance(input, float) else

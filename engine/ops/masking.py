@@ -36,12 +36,13 @@ class MaskedFill(Function):
         if mask._dtype.name != "bool":
             raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
                                f"dtype {_C_TYPE[mask._dtype.name]}")
-        self.mask = mask
+        self.save(mask)  # torch saves the mask: a second backward raises, as there
         x = a._data
         return B.where(mask._data, _k(value, x), x)
 
     def backward(self, grad):
-        return (where(self.mask, 0.0, grad),)
+        (mask,) = self.saved_tensors
+        return (where(mask, 0.0, grad),)
 
 
 class MaskedFillTensor(MaskedFill):

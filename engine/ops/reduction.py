@@ -179,6 +179,7 @@ class MaxDim(Function):
         self.dim, self.keepdim = dim, keepdim
         idx = self.find(a._data, dim)
         self.indices = idx
+        self.keep_for_backward()  # torch saves the indices
         values = B.take_along(a._data, idx, dim) if hasattr(B, "take_along") else None
         if values is None:
             values = _take_along(a._data, idx, dim)
@@ -187,6 +188,7 @@ class MaxDim(Function):
         return values
 
     def backward(self, grad):
+        self.check_not_freed()
         g = grad if self.keepdim else grad.unsqueeze(self.dim)
         return (_scatter_along(g, self.indices, self.dim, self.shape),)
 

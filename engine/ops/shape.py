@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import backend as B
 from .. import errors
 from ..autograd.function import Function, apply, apply_multi
+from ..device import NO_CUDA, check_device, device
 from ..dtypes import by_name, result_type
 from ..dtypes import dtype as DType
 from ..tensor import Tensor, warn
@@ -293,9 +294,11 @@ class Index(Function):
 
     def forward(self, a, index):
         self.in_shape, self.dtype, self.index = B.shape(a._data), a._dtype, index
+        self.keep_for_backward()  # torch saves the index tensors
         return B.getitem(a._data, index)
 
     def backward(self, grad):
+        self.check_not_freed()
         zeros = Tensor._make(B.zeros(self.in_shape, self.dtype.name), self.dtype)
         return (apply(IndexPutImpl, (zeros, grad), self.index, True),)
 
@@ -892,8 +895,9 @@ def _to(self, *args, **kwargs):
             dt = a
         elif isinstance(a, Tensor):
             dt = a._dtype
-        elif isinstance(a, str) and a != "cpu":
-            raise RuntimeError(f"gradplay runs on the CPU only; cannot move to {a!r}")
+        elif isinstance(a, (str, device)):
+            check_device(a)
+    check_device(kwargs.get("device"))
     if dt is None or dt is self._dtype:
         return self
     return apply(ToCopy, (self,), dt)
@@ -939,6 +943,8 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype not in names:
             raise ValueError(f"invalid type: {dtype!r}")
         dtype = by_name(names[dtype])
+    elif isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), DType):
+        dtype = dtype.dtype  # a legacy type: torch.LongTensor (engine/legacy.py)
     if not isinstance(dtype, DType):
         raise TypeError("dtype must be a type, str, or dtype object")
     return _to(self, dtype)
@@ -947,6 +953,11 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
 @export("cpu", function=False)
 def _cpu(self):
     return self
+
+
+@export("cuda", function=False)
+def _cuda(self, device=None, non_blocking=False):
+    raise AssertionError(NO_CUDA)
 
 
 @export(method=False)

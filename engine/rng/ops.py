@@ -16,6 +16,7 @@ from .. import backend as B
 from .. import creation
 from .. import state as _state
 from ..autograd.function import Function, apply
+from ..device import check_device
 from ..dtypes import bool_, by_name, float32, int64
 from ..ops.inplace import run_inplace
 from ..ops.registry import export
@@ -46,6 +47,7 @@ def _numel(shape) -> int:
 
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
+    check_device(device)
     shape = creation._size(size)
     dt = dtype or float32
     _float_only(dt, "check_uniform_bounds")
@@ -55,6 +57,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False):
+    check_device(device)
     shape = creation._size(size)
     dt = dtype or float32
     _float_only(dt, "normal_kernel_cpu")
@@ -77,6 +80,7 @@ def _randint_values(gen, n: int, low, high, dt):
 
 def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, pin_memory=False, low=None, high=None):
+    check_device(device)
     args = list(args)
     if size is None and args:
         size = args.pop()
@@ -98,6 +102,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
+    check_device(device)
     n = int(n)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
@@ -112,18 +117,21 @@ def _like_dtype(input, dtype):
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None):
+    check_device(device)
     dt = _like_dtype(input, dtype)
     return rand(*input.shape, dtype=dt, requires_grad=requires_grad, generator=generator)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None):
+    check_device(device)
     dt = _like_dtype(input, dtype)
     return randn(*input.shape, dtype=dt, requires_grad=requires_grad, generator=generator)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                  requires_grad=False, memory_format=None, generator=None):
+    check_device(device)
     if high is None:
         low, high = 0, low
     dt = _like_dtype(input, dtype)
@@ -136,6 +144,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     """torch.normal's overloads: (float, float, size), (Tensor, float), (float, Tensor) and
     (Tensor, Tensor). The tensor ones draw as torch does, N(0, std) then + mean, or N(0, 1)
     then * std + mean; their gradient is zero (torch does not reparameterise)."""
+    check_device(device)
     t_mean, t_std = isinstance(mean, Tensor), isinstance(std, Tensor)
     gen = _gen(generator)
     if not t_mean and not t_std:

@@ -40,10 +40,13 @@ from .policy import (
     PYTHON_METHODS,
     RANDOM_NAMES,
     TENSOR_PRIVATE_READABLE,
+    UserFunctionBase,
 )
 
 nn = engine.nn
 Node = engine.autograd.graph.Node
+_APPLY = UserFunctionBase.apply.__func__  # torch.autograd.Function.apply
+OnceDifferentiable = engine.autograd.custom_function.OnceDifferentiable
 
 _MATH_ARG_CAPS = {id(math.factorial): 1000, id(math.comb): 10_000, id(math.perm): 10_000}
 
@@ -162,6 +165,8 @@ class Expressions:
         if is_user_class(owner):
             if self.user_attr_allowed(obj, owner, name):
                 return getattr(obj, name)
+            if name == "apply" and isinstance(obj, type) and issubclass(obj, UserFunctionBase):
+                return obj.apply  # a bound classmethod of the engine's Function
             if not isinstance(obj, nn.Module) or isinstance(obj, type):
                 if _has_attr(obj, name) and name.startswith("_"):
                     raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not "
@@ -200,6 +205,12 @@ class Expressions:
                 raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
             raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not available in the "
                                    "playground")
+        if isinstance(obj, types.ModuleType) and not private:
+            # a namespace inside a namespace (torch.autograd.function) is the one the policy
+            # names, which need not be the engine module of that name
+            sub = policy.modules.get(f"{policy.namespace_path(obj)}.{name}")
+            if sub is not None:
+                return sub
         if private or not policy.attr_allowed(obj, name):
             if isinstance(obj, types.ModuleType):
                 where = policy.namespace_path(obj)
@@ -321,6 +332,13 @@ class Expressions:
                     self.check_callable(a, node)
             if isinstance(fn, nn.Module):
                 guard_module_call(fn, tuple(args), self.limits)
+                named = [(f"input{i}" if i else "input", a) for i, a in enumerate(args)]
+                result = self.scoped_call("module", type(fn).__name__,
+                                          named + list(kwargs.items()),
+                                          lambda: fn(*args, **kwargs))
+                self.node = node
+                self.check_value(result)
+                return result
             elif isinstance(fn, type) and fn in policy.layer_classes:
                 guard_constructor(tuple(args), kwargs, self.limits)
             elif isinstance(fn, types.BuiltinMethodType) and _is_python_value(fn.__self__):
@@ -365,6 +383,8 @@ class Expressions:
         policy = self.policy
         if isinstance(fn, (BuiltinFunction, UserFunction)):
             return
+        if isinstance(fn, OnceDifferentiable) and isinstance(fn.wrapped, UserFunction):
+            return
         if isinstance(fn, type):
             if fn in policy.classes or is_user_class(fn) or fn in EXCEPTIONS.values():
                 return
@@ -374,6 +394,8 @@ class Expressions:
             # the program's own methods, and the engine's reachable through an allowed attribute
             if isinstance(fn.__func__, UserFunction) or isinstance(fn.__self__, RandomModule):
                 return
+            if fn.__func__ is _APPLY and is_user_class(fn.__self__):
+                return  # MyFn.apply of the program's own Function
             if policy.is_engine_object(fn.__self__):
                 return
         elif isinstance(fn, types.BuiltinMethodType) and _is_python_value(fn.__self__):

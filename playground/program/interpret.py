@@ -108,6 +108,7 @@ class _Run(Statements, Expressions):
         self.error: ProgramError | None = None
         self.budget = Budget(self.limits)
         self.observer = LimitObserver(self.budget, interp.observer)
+        self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
         self.loop: tuple = ()
         self.node = None  # the node being evaluated (for error positions)
@@ -126,6 +127,10 @@ class _Run(Statements, Expressions):
         self.on_bind = getattr(interp.observer, "program_bind", None)
         self.on_output = getattr(interp.observer, "program_output", None)
         self.on_parsed = getattr(interp.observer, "program_parsed", None)
+        # program_call_begin(kind, name, args, line, col) / program_call_end(value, ok) around
+        # each call of the program's functions and of modules (the timeline's call scopes)
+        self.on_call_begin = getattr(interp.observer, "program_call_begin", None)
+        self.on_call_end = getattr(interp.observer, "program_call_end", None)
 
     def result(self) -> RunResult:
         return RunResult(self.text, self.steps_done, self.output.getvalue(), self.warnings,
@@ -238,6 +243,27 @@ class _Run(Statements, Expressions):
         """Run a block inside a call: it makes no steps (depth > 0), so nothing is yielded."""
         for _ in gen:
             raise AssertionError("a step inside a call")  # pragma: no cover
+
+    # -- call scopes -----------------------------------------------------------------------------
+    def scoped_call(self, kind: str, name: str, args: list, call):
+        """call() inside a call scope of the timeline: the scope holds the call, its arguments
+        ([(name, value)]) and what is made until it returns. Calls the engine makes from its
+        backward (hooks, a Function's backward) are not scopes: the recorder is not listening
+        there."""
+        if self.on_call_begin is None or _observer.state.observer is not self.observer:
+            return call()
+        node = self.node
+        self.on_call_begin(kind, name, args, getattr(node, "lineno", None),
+                           self.src.col(getattr(node, "lineno", None),
+                                        getattr(node, "col_offset", None)))
+        ok = False
+        value = None
+        try:
+            value = call()
+            ok = True
+        finally:
+            self.on_call_end(value, ok)
+        return value
 
     # -- helpers ---------------------------------------------------------------------------------
     def not_allowed(self, node, message: str) -> ProgramError:

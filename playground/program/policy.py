@@ -15,6 +15,9 @@ nn, optim = engine.nn, engine.optim
 lr_scheduler = optim.lr_scheduler
 data = engine.utils.data
 HookHandle, Node = engine.autograd.graph.HookHandle, engine.autograd.graph.Node
+custom_function = engine.autograd.custom_function
+UserFunctionBase = engine.autograd.Function  # torch.autograd.Function, for programs to subclass
+Ctx = custom_function.BackwardCFunction  # the ctx of a program's Function (also its grad_fn)
 DType = engine.dtypes.dtype
 Size = engine.printing.Size
 
@@ -28,6 +31,8 @@ NAMESPACES = {
     "torch.optim": optim,
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
+    "torch.autograd.function": custom_function,
+    "torch.cuda": engine.cuda,
     "torch.utils": engine.utils,
     "torch.utils.data": data,
 }
@@ -41,8 +46,11 @@ _TORCH_NAMES = (
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
+    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor",
 )
-_AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled")
+_AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
+                   "function")
+_AUTOGRAD_FUNCTION_NAMES = ("Function", "FunctionCtx", "once_differentiable")
 
 TENSOR_ATTRS = frozenset((
     "T", "mT", "backward", "bool", "clone", "contiguous", "copy_", "cpu", "data", "detach",
@@ -56,10 +64,13 @@ TENSOR_ATTRS = frozenset((
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
+# what forward and backward use on ctx, besides the attributes the program stores on it
+CTX_ATTRS = NODE_ATTRS | frozenset(("save_for_backward", "saved_tensors", "needs_input_grad",
+                                    "mark_non_differentiable", "set_materialize_grads"))
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
-    "float", "double", "to", "apply", "cpu", "append", "extend", "insert",
+    "float", "double", "to", "apply", "cpu", "cuda", "append", "extend", "insert",
     "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
 ))
@@ -163,6 +174,8 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
+        self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
+        self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}
                   | _public_subclasses(nn, nn.Module))
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
@@ -188,8 +201,10 @@ class Policy:
                 elif callable(value) and not isinstance(value, types.ModuleType):
                     self.callables.add(id(value))
         self.layer_classes = {c for c in self.classes if issubclass(c, nn.Module)}
-        # torch.Tensor is for isinstance(); its constructor is the engine's own
-        self.classes.discard(engine.Tensor)
+        # A Function is for subclassing: its own forward/backward raise, and a ctx is made by
+        # apply. (torch.Tensor(...) is the legacy constructor, engine/legacy.py.)
+        self.classes.discard(UserFunctionBase)
+        self.classes.discard(custom_function.FunctionCtx)
 
     def _add(self, path: str, module, names) -> None:  # a torch namespace
         self.modules[path] = module
@@ -212,12 +227,16 @@ class Policy:
         if isinstance(obj, engine.Tensor):
             return (name in TENSOR_ATTRS or name in engine.ops.METHODS
                     or name == TENSOR_PRIVATE_READABLE)
+        if isinstance(obj, Ctx):
+            return name in CTX_ATTRS or (name in obj.__dict__ and not name.startswith("_"))
         if isinstance(obj, Node):
             return name in NODE_ATTRS
         if isinstance(obj, HookHandle):
             return name == "remove"
         if isinstance(obj, Size):
             return name == "numel"
+        if isinstance(obj, engine.device):
+            return name in ("type", "index")
         if isinstance(obj, DType):
             return name in ("is_floating_point", "is_complex", "is_signed", "itemsize")
         if isinstance(obj, engine.Generator):

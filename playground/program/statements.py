@@ -32,6 +32,8 @@ from .policy import (
     NAMESPACES,
     PYTHON_MODULES,
     SETTABLE_ATTRS,
+    Ctx,
+    UserFunctionBase,
 )
 from .records import ProgramError, exception_message
 
@@ -39,6 +41,8 @@ _data = engine.utils.data
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
+once_differentiable = engine.autograd.once_differentiable
+_observer = engine.observer
 
 
 # == control flow: internal, never visible to the program (BaseException, so `except Exception`
@@ -418,17 +422,20 @@ class Statements:
                             "2 were given")
         if isinstance(decorator, UserFunction):
             return decorator(value)
+        if decorator is once_differentiable:
+            if not isinstance(value, UserFunction):
+                raise self.not_allowed(node, "@once_differentiable goes on a backward method")
+            return once_differentiable(value)
         raise self.not_allowed(node, f"{_kind_name(decorator)} cannot be used as a decorator")
 
     def do_classdef(self, stmt) -> None:
         bases = tuple(self.eval(b) for b in stmt.bases)
         for b in bases:
-            if not (b is object or b is nn.Module or b is _data.Dataset or is_user_class(b)
-                    or b in EXCEPTIONS.values()):
-                raise self.not_allowed(stmt, f"a class can derive from nn.Module, Dataset, an "
-                                       f"exception "
-                                       f"type or the program's own classes (not "
-                                       f"{_kind_name(b)})")
+            if not (b is object or b is nn.Module or b is UserFunctionBase
+                    or b is _data.Dataset or is_user_class(b) or b in EXCEPTIONS.values()):
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module, "
+                                       f"torch.autograd.Function, Dataset, an exception type or "
+                                       f"the program's own classes (not {_kind_name(b)})")
         frame = Frame("class", parent=self.frame)
         outer = self.frame
         self.frame = frame
@@ -448,7 +455,27 @@ class Statements:
             if isinstance(fn, UserFunction):
                 fn.owner = cls
                 fn.qualname = f"{stmt.name}.{attr}"
+        if issubclass(cls, UserFunctionBase):
+            engine.autograd.custom_function.NODE_CLASSES[cls].chain_rule = \
+                self.backward_rule(cls)
         self.bind(stmt.name, cls)
+
+    def backward_rule(self, cls) -> str:
+        """The chain rule a program's Function applies, for the inspector: what its backward
+        returns, as the program wrote it."""
+        fn = cls.__dict__.get("backward")
+        fn = getattr(fn, "__func__", fn)
+        fn = getattr(fn, "wrapped", fn)  # under @once_differentiable
+        if not isinstance(fn, UserFunction) or isinstance(fn.node, ast.Lambda):
+            return f"{cls.__name__}.backward, the program's own, turns {{grad}} into the inputs' gradients"
+        returns = [n for n in ast.walk(fn.node) if isinstance(n, ast.Return) and n.value]
+        params = [a.arg for a in fn.node.args.args]
+        text = " | ".join(ast.unparse(r.value) for r in returns[:3]) or "None"
+        if len(text) > 200:
+            text = text[:197] + "..."
+        grads = ", ".join(params[1:]) or "grad"
+        return (f"the program's own {cls.__name__}.backward(ctx, {grads}) with {grads} = "
+                f"{{grad}} returns {text}")
 
     # -- calls of the program's own functions --------------------------------------------------
     def call_function(self, fn: UserFunction, args: tuple, kwargs: dict):
@@ -458,6 +485,12 @@ class Statements:
             raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
                                 f"functions (the limit is {self.limits.max_call_depth})")
         bound = bind_arguments(fn, args, kwargs)
+        if self.on_call_begin is None:
+            return self.run_function(fn, bound, args)
+        return self.scoped_call("function", fn.qualname, list(bound.items()),
+                                lambda: self.run_function(fn, bound, args))
+
+    def run_function(self, fn: UserFunction, bound: dict, args: tuple):
         scope = fn.scope
         frame = Frame("function", fn.closure, scope.local_names, fn, scope.global_names,
                       scope.nonlocal_names)
@@ -467,6 +500,10 @@ class Statements:
         self.frame = frame
         self.depth += 1
         managers = [make() for make in fn.wrappers]
+        if _observer.state.observer is None:
+            # called by the engine's backward (a hook, a Function's backward), which silences
+            # its observer: the tensors made here still count against the run's budget
+            managers.append(engine.observer.observe(self.budget_observer))
         for cm in managers:
             cm.__enter__()
         try:
@@ -618,6 +655,14 @@ class Statements:
     def set_attr(self, obj, name: str, value, node, delete: bool = False) -> None:
         self.node = node
         if isinstance(obj, engine.Tensor) and name in SETTABLE_ATTRS:
+            if delete:
+                delattr(obj, name)
+            else:
+                setattr(obj, name, value)
+            return
+        if isinstance(obj, Ctx) and not name.startswith("_") and not hasattr(Ctx, name):
+            # what forward keeps on ctx for backward (ctx.alpha = 2); ctx's own methods and
+            # the engine's underscore names stay as they are
             if delete:
                 delattr(obj, name)
             else:

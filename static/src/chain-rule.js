@@ -26,7 +26,8 @@ function inputName(timelineIndex, nodeId) {
 export function chainRuleAt(timelineIndex, state, gnode, rules) {
   const id = autogradNodeOf(timelineIndex, state, gnode);
   const node = id ? timelineIndex.nodes.get(id) : null;
-  const template = node && rules ? rules[node.name] : null;
+  // a program's own autograd.Function carries its rule on the node (the engine's table lacks it)
+  const template = node ? node.rule || (rules ? rules[node.name] : null) : null;
   if (!template) return null;
   const incoming = state.incoming.get(id);
   const gradIn = incoming === undefined ? null : shortValue(incoming, 40);

@@ -34,3 +34,14 @@ test("a leaf's card explains its AccumulateGrad; a grad_fn the table lacks expla
   assert.equal(chainRuleAt(timelineIndex, state, x, {}), null);
   assert.equal(chainRuleAt(timelineIndex, state, x, undefined), null);
 });
+
+test("a program's own autograd.Function: the rule is its backward, carried on the node", () => {
+  const timelineIndex = buildIndex(timeline("custom_fn"));
+  const state = stateAt(timelineIndex, timelineIndex.count);
+  const y = buildGraph(timelineIndex, "tensors").nodes.find((n) => n.name === "y");
+  const rule = chainRuleAt(timelineIndex, state, y, RULES);
+  assert.equal(rule.name, "TripleBackward");
+  assert.equal(rule.gradIn, "[1.]");
+  assert.equal(rule.text, "the program's own Triple.backward(ctx, grad_output) with grad_output = [1.] returns grad_output * 3");
+  assert.deepEqual(rule.gradsOut, [{ to: "x", value: "[3.]" }]);
+});

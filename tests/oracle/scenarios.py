@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_nn, scenarios_pointwise
+from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_shape
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3822,3 +3822,4 @@ def _collect():
 SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
+SCENARIOS.update(scenarios_shape.SCENARIOS)

@@ -1,0 +1,258 @@
+"""torch.autograd.Function subclasses on the engine (engine/autograd/custom_function.py): ctx,
+apply, the node torch names `<Function>Backward`, and torch's errors. Expected values and
+messages were taken from torch 2.13; the same code runs against torch when it is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.autograd.custom_function import once_differentiable
+
+try:
+    import torch
+except ImportError:  # CI has no torch: the recorded values below still hold
+    torch = None
+
+LIBS = [engine] + ([torch] if torch is not None else [])
+lib_ids = ["engine"] + (["torch"] if torch is not None else [])
+
+
+def functions(lib):
+    """The Functions of the tests, written once for the engine and for torch."""
+    once = once_differentiable if lib is engine else torch.autograd.function.once_differentiable
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, alpha):
+            ctx.alpha = alpha
+            ctx.seen_needs = ctx.needs_input_grad
+            ctx.seen_grad_mode = lib.is_grad_enabled()
+            return x * alpha
+
+        @staticmethod
+        def backward(ctx, grad):
+            ctx.backward_grad_mode = lib.is_grad_enabled()
+            return grad * ctx.alpha, None
+
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+
+    class TwoOut(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.got = (g1, g2)
+            return g1 * 2 + g2 * 3
+
+    class ArgMax(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            i = x.argmax()
+            ctx.mark_non_differentiable(i)
+            return x * 2, i
+
+        @staticmethod
+        def backward(ctx, g, gi):
+            ctx.gi = gi
+            return g * 2
+
+    return Scale, Exp, Square, TwoOut, ArgMax
+
+
+@pytest.fixture(params=LIBS, ids=lib_ids)
+def lib(request):
+    return request.param
+
+
+def leaf(lib, values=(1.0, 2.0)):
+    return lib.tensor(list(values), requires_grad=True)
+
+
+def test_apply_runs_forward_without_grad_and_the_node_is_ctx(lib):
+    Scale = functions(lib)[0]
+    x = leaf(lib)
+    y = Scale.apply(x, 3.0)
+    assert y.grad_fn.seen_needs == (True, False)
+    assert y.grad_fn.seen_grad_mode is False
+    assert type(y.grad_fn).__name__ == "ScaleBackward" == y.grad_fn.name()
+    assert type(y.grad_fn).__module__ == "torch.autograd.function"
+    assert repr(type(y.grad_fn)) == "<class 'torch.autograd.function.ScaleBackward'>"
+    assert repr(y.grad_fn).startswith("<torch.autograd.function.ScaleBackward object at 0x")
+    assert repr(y) == "tensor([3., 6.], grad_fn=<ScaleBackward>)"
+    # one edge per tensor argument: the number has none
+    assert len(y.grad_fn.next_functions) == 1
+    y.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+    assert y.grad_fn.backward_grad_mode is False
+
+
+def test_saved_output_gives_second_derivatives(lib):
+    Exp = functions(lib)[1]
+    x = leaf(lib)
+    y = Exp.apply(x)
+    (gx,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+    assert gx.grad_fn.name() == "MulBackward0"
+    gx.sum().backward()
+    assert x.grad.tolist() == pytest.approx([2.7182817, 7.3890562])
+
+
+def test_saved_tensors_are_checked_as_torch_checks_them(lib):
+    Exp = functions(lib)[1]
+    x = leaf(lib)
+    y = Exp.apply(x)
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
+        y.sum().backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
+        y.grad_fn.saved_tensors  # noqa: B018
+    y = Exp.apply(x)
+    with lib.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[2\]\], which is output 0 of "
+                       r"Exp, is at version 1; expected version 0 instead"):
+        y.sum().backward()
+
+
+def test_once_differentiable_refuses_a_second_derivative(lib):
+    Square = functions(lib)[2]
+    x = leaf(lib)
+    y = Square.apply(x)
+    (gx,) = lib.autograd.grad(y.sum(), x)
+    assert gx.tolist() == [2.0, 4.0] and gx.grad_fn is None
+    y = Square.apply(x)
+    (gy,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+    assert gy.tolist() == [4.0, 32.0] and gy.grad_fn.name() == "torch::autograd::Error"
+    assert repr(gy) == "tensor([ 4., 32.], grad_fn=<Error>)"
+    with pytest.raises(RuntimeError, match="^trying to differentiate twice a function that was "
+                       "marked with @once_differentiable$"):
+        gy.sum().backward()
+
+
+def test_outputs_share_one_node_and_missing_grads_are_zeros(lib):
+    TwoOut, ArgMax = functions(lib)[3:5]
+    x = leaf(lib)
+    a, b = TwoOut.apply(x)
+    assert a.grad_fn is b.grad_fn
+    a.sum().backward()
+    assert a.grad_fn.got[1].tolist() == [0.0, 0.0]
+    assert x.grad.tolist() == [2.0, 2.0]
+    x.grad = None
+    v, i = ArgMax.apply(x)
+    assert i.requires_grad is False and i.grad_fn is None and int(i) == 1
+    v.sum().backward()
+    assert v.grad_fn.gi.tolist() == 0 and v.grad_fn.gi.dtype == lib.int64
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_no_grad_and_inputs_without_grad_record_nothing(lib):
+    Scale = functions(lib)[0]
+    with lib.no_grad():
+        y = Scale.apply(leaf(lib), 2.0)
+    assert y.requires_grad is False and y.grad_fn is None
+    y = Scale.apply(lib.tensor([1.0, 2.0]), 2.0)
+    assert y.requires_grad is False and y.grad_fn is None
+
+
+@pytest.mark.parametrize("returned, message", [
+    ("one", "function BadBackward returned an incorrect number of gradients (expected 2, got 1)"),
+    ("two", "function BadBackward returned a gradient different than None at position 2, but "
+            "the corresponding forward input was not a Variable"),
+    ("shape", "Function BadBackward returned an invalid gradient at index 0 - got [1] but "
+              "expected shape compatible with [2]"),
+])
+def test_wrong_gradients_raise_torchs_errors(lib, returned, message):
+    class Bad(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            if returned == "one":
+                return g
+            if returned == "two":
+                return g, g
+            return g[:1], None
+
+    with pytest.raises(RuntimeError) as info:
+        Bad.apply(leaf(lib), 2).sum().backward()
+    assert str(info.value) == message
+
+
+def test_missing_forward_or_backward_and_legacy_calls(lib):
+    class NoForward(lib.autograd.Function):
+        pass
+
+    with pytest.raises(NotImplementedError, match="^You must implement the forward function"):
+        NoForward.apply(leaf(lib))
+
+    class NoBackward(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    with pytest.raises(NotImplementedError, match="^You must implement either the backward or "
+                       "vjp method"):
+        NoBackward.apply(leaf(lib)).sum().backward()
+    with pytest.warns(DeprecationWarning, match="should not be instantiated"):
+        instance = NoBackward()
+    with pytest.raises(RuntimeError, match="^Legacy autograd function with non-static forward "
+                       "method is deprecated"):
+        instance(leaf(lib))
+
+
+def test_an_input_returned_as_it_is_becomes_a_new_output(lib):
+    class Same(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 5
+
+    x = leaf(lib)
+    y = Same.apply(x)
+    assert y is not x and y.grad_fn.name() == "SameBackward"
+    y.sum().backward()
+    assert x.grad.tolist() == [5.0, 5.0]
+
+
+def test_extra_nones_after_the_gradients_are_dropped_as_torch_drops_them(lib):
+    class Extra(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None, None
+
+    x = leaf(lib)
+    Extra.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
