@@ -42,6 +42,9 @@ test("a program's own autograd.Function: the rule is its backward, carried on th
   const rule = chainRuleAt(timelineIndex, state, y, RULES);
   assert.equal(rule.name, "TripleBackward");
   assert.equal(rule.gradIn, "[1.]");
-  assert.equal(rule.text, "the program's own Triple.backward(ctx, grad_output) with grad_output = [1.] returns grad_output * 3");
+  assert.equal(
+    rule.text,
+    "the program's own Triple.backward(ctx, grad_output) with grad_output = [1.] returns grad_output * 3",
+  );
   assert.deepEqual(rule.gradsOut, [{ to: "x", value: "[3.]" }]);
 });
