@@ -343,3 +343,32 @@ def test_screens_at_three_sizes(guarded, host, shot, scheme):
         open_app(page, host[1], "p=" + encode(TRAIN))
         shot(page, f"screen-{scheme}-{size}-training")
         page.close()
+
+
+MODULE = """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+x = torch.ones(2, 3)
+out = model(x)
+loss = out.sum()
+loss.backward()
+"""
+
+
+def test_a_module_call_is_one_box_opened_by_a_click(page, host, shot):
+    open_app(page, host[1], "p=" + encode(MODULE))
+    box = page.locator("[data-testid=node][data-id^='g:']")
+    expect(box).to_have_count(1)
+    assert box.get_attribute("data-name") == "Sequential"
+    cards = page.locator("[data-testid=node]")
+    closed = cards.count()
+    expect(node(page, "out")).to_be_visible()
+    shot(page, "call-box-closed")
+    box.click()
+    expect(box).to_have_count(0)
+    assert cards.count() > closed
+    shot(page, "call-box-open")
+    page.get_by_test_id("close-calls").click()
+    expect(box).to_have_count(1)
+    expect(page.get_by_test_id("close-calls")).to_be_hidden()
