@@ -14,7 +14,9 @@ from . import (  # noqa: F401
 from . import backend as _backend
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad,
+    inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )

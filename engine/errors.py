@@ -184,3 +184,19 @@ def index_put_dtypes(dst, src) -> str:
     return ("Index put requires the source and destination dtypes match, got "
             f"{_TYPE_NAMES[dst.name]} for the destination and {_TYPE_NAMES[src.name]} for the "
             "source.")
+
+
+# torch.inference_mode's tensors used where autograd needs them
+INFERENCE_SAVE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+INFERENCE_REQUIRES_GRAD = ("Setting requires_grad=True on inference tensor outside "
+                           "InferenceMode is not allowed.")
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)

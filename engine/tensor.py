@@ -64,6 +64,7 @@ class Tensor:
     _view_version = 0
     _views = None  # views of this tensor made while it did not require grad (a WeakSet)
     _detached = False  # detach_() cut its history
+    _inference = False  # made inside torch.inference_mode() (autograd/grad_mode.py)
 
     # -- construction (internal; users call engine.tensor and the factories) ------------------
     @classmethod
@@ -78,6 +79,8 @@ class Tensor:
         t._requires_grad = requires_grad
         t._grad_fn = None
         t._vc = [0]
+        if _grad_state.inference:
+            t._inference = True
         return t
 
     def __new__(cls, *args, **kwargs):
@@ -149,7 +152,12 @@ class Tensor:
         self._set_requires_grad(bool(requires_grad), setter=False)
         return self
 
+    def is_inference(self) -> bool:
+        return self._inference
+
     def _set_requires_grad(self, value: bool, setter: bool) -> None:
+        if value and self._inference and not _grad_state.inference:
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         if self._grad_fn is not None:
             raise RuntimeError(
                 errors.REQUIRES_GRAD_NONLEAF if value else errors.REQUIRES_GRAD_NONLEAF_OFF
@@ -277,6 +285,8 @@ class Tensor:
     def detach(self):
         t = Tensor._make(self._data, self._dtype)
         t._vc = self._vc  # detach shares the version counter: in-place on it is still checked
+        if self._inference:  # it shares an inference tensor's memory: it is one too
+            t._inference = True
         obs = _observer.state.observer
         if obs is not None:  # the cut is drawn: the result came from self, with no grad_fn
             obs.tensor_created(t, None, "detach", (self,))
@@ -387,3 +397,7 @@ class Tensor:
 # The ops need the class above and the class needs the ops: this is the one import cycle
 # between them, closed here, after the class exists (see the module docstring).
 from . import ops as _ops  # noqa: E402,F401
+
+# read on every tensor made (inference tensors); imported last, as the ops above, because the
+# autograd package imports this module
+from .autograd.grad_mode import state as _grad_state  # noqa: E402

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 # 2: examples carry `claim` (a tutorial's claim) instead of `seed`; 3: no tracebacks in replies,
 # `limit` errors, request depth and value counts checked
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 # A request carries at most a program (capped by Limits.max_program_chars) plus a small intent;
 # anything much larger is not a request the UI makes. Both limits are checked before any work:
 # before parsing JSON text, and before walking a request that arrives already parsed.
@@ -50,6 +50,9 @@ _REQUEST_FIELDS = {
     "open": {"token": str},
     "share": {"program": str},
 }
+
+
+MAX_DETAIL_ITERATIONS = 20  # loop iterations one `run` request may ask to keep in full detail
 
 
 class _BadRequest(Exception):
@@ -149,7 +152,7 @@ class Host:
         }
 
     def _on_run(self, request) -> dict:
-        return self._result(request["program"])
+        return self._result(request["program"], detail=_detail(request.get("detail")))
 
     def _on_edit(self, request) -> dict:
         from .edits import EditError, apply_edit
@@ -193,7 +196,7 @@ class Host:
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _result(self, program: str, fresh: bool = False) -> dict:
+    def _result(self, program: str, fresh: bool = False, detail=()) -> dict:
         if len(program) > self.limits.max_program_chars:
             # run_program reports this too, but the share token below must not be attempted
             token = None
@@ -207,7 +210,8 @@ class Host:
         # the system, as torch seeds one) and no once-only warning given yet, whatever runs of
         # this or any other session did before in this process.
         with engine.fresh_state():
-            timeline = run_program(program, previous=previous, limits=self.limits)
+            timeline = run_program(program, previous=previous, limits=self.limits,
+                                   detail=detail)
         _hide_recorder_failures(timeline)
         self.program = program
         # A program that does not parse (half-typed) has no statements to carry ids over from:
@@ -215,6 +219,30 @@ class Host:
         if timeline["statements"] or self.timeline is None or fresh:
             self.timeline = timeline
         return {"type": "result", "program": program, "timeline": timeline, "token": token}
+
+
+def _detail(value) -> list:
+    """A `run` request's `detail` (docs/host-protocol.md): the loop iterations to keep in full
+    detail, as [(statement, loop path)] for run_program."""
+    if value is None:
+        return []
+    shape = "'detail' is a list of {statement, loop} (a loop header's statement index, a loop path)"
+    if not isinstance(value, list) or len(value) > MAX_DETAIL_ITERATIONS:
+        raise _BadRequest(f"{shape}, at most {MAX_DETAIL_ITERATIONS} of them", field="detail")
+    out = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"statement", "loop"}:
+            raise _BadRequest(shape, field="detail")
+        stmt, loop = item["statement"], item["loop"]
+        if (not _is_count(stmt) or not isinstance(loop, list) or not loop or len(loop) > 32
+                or not all(_is_count(i) for i in loop)):
+            raise _BadRequest(shape, field="detail")
+        out.append((stmt, tuple(loop)))
+    return out
+
+
+def _is_count(v) -> bool:
+    return type(v) is int and 0 <= v < 1_000_000_000
 
 
 def internal_error(doing: str) -> dict:

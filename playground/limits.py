@@ -39,6 +39,7 @@ class Limits:
     max_sequence_depth: int = 32  # nesting of lists/tuples
     max_output_chars: int = 200_000  # printed text of one run
     max_warnings: int = 1_000  # warnings recorded (more are counted, not kept)
+    max_timeline_events: int = 50_000  # engine events the timeline records (docs/timeline.md)
 
 
 def default_limits() -> Limits:

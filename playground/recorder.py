@@ -16,6 +16,7 @@ import traceback
 import weakref
 
 from ._engine import engine
+from .limits import LimitExceeded
 
 B = engine.backend
 AccumulateGrad = engine.autograd.graph.AccumulateGrad
@@ -24,9 +25,11 @@ Module, Parameter = engine.nn.Module, engine.nn.Parameter
 Observer = engine.observer.Observer
 Tensor = engine.Tensor
 
-__all__ = ["DISPLAY_ELEMENTS", "FORMAT_VERSION", "SUMMARY_FIRST", "Recorder", "encode_value", "safe"]
+__all__ = ["DISPLAY_ELEMENTS", "FORMAT_VERSION", "MAX_SERIES_POINTS", "SUMMARY_FIRST", "Recorder",
+           "encode_value", "safe"]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+MAX_SERIES_POINTS = 200_000  # values in all long loops' series together (more are dropped)
 DISPLAY_ELEMENTS = 64  # tensors up to this many elements are sent in full
 SUMMARY_FIRST = 8  # a summary shows this many leading elements (row-major)
 _INF = float("inf")
@@ -137,6 +140,8 @@ def safe(fn):
     def wrapper(self, *args, **kwargs):
         try:
             return fn(self, *args, **kwargs)
+        except LimitExceeded:  # the timeline's own budget (Recorder.emit): the run stops
+            raise
         except Exception:
             self.internal_errors.append(f"{name}: " + traceback.format_exc(limit=4)[-600:])
 
@@ -145,10 +150,63 @@ def safe(fn):
     return wrapper
 
 
+def _scalar(value):
+    """The number in a Python int/float or a one-element tensor (JSON-safe), else None."""
+    t = type(value)
+    if t is float:
+        return _num(value)
+    if t is int:
+        return value
+    if isinstance(value, Tensor):
+        a = value._data
+        if B.numel(a) == 1:
+            return _num(B.item(B.reshape(a, ())))
+    return None
+
+
+class _LoopRec:
+    """A loop under way, as the timeline's `loops` lists it."""
+
+    __slots__ = ("stmt_id", "loop", "n", "detail", "skipped", "series", "backward")
+
+    def __init__(self, stmt_id: int, loop: tuple):
+        self.stmt_id = stmt_id
+        self.loop = loop
+        self.n = 0
+        self.detail: list = []
+        self.skipped = False
+        self.series: dict = {}  # name -> {iteration: value}
+        self.backward: dict = {}  # iteration -> the value of its last backward()'s root
+
+    def to_dict(self, iterations: int) -> dict:
+        def column(values):
+            return [values.get(i) for i in range(iterations)]
+
+        return {"statement": self.stmt_id, "loop": list(self.loop), "iterations": iterations,
+                "detail": [n for n in self.detail if n < iterations],
+                "series": {name: column(v) for name, v in self.series.items()},
+                "backward": column(self.backward)}
+
+
+class _Light(Observer):
+    """What hears the engine while an iteration keeps no detail: nothing but each backward()'s
+    root, for the loss series (every other event is the base class's no-op)."""
+
+    def __init__(self, recorder):
+        self.recorder = recorder
+
+    def backward_begin(self, roots, grad_roots, inputs, retain_graph, create_graph, api):
+        try:
+            self.recorder.note_backward(roots, api)
+        except Exception:
+            self.recorder.internal_errors.append("backward series: "
+                                                 + traceback.format_exc(limit=3)[-600:])
+
+
 class Recorder(Observer):
     """Records every engine event into steps; see docs/timeline.md for what it produces."""
 
-    def __init__(self, max_warnings: int = 1000):
+    def __init__(self, max_warnings: int = 1000, max_events: int | None = None):
         self.tensors: dict = {}  # id(tensor) -> _TRec (checked against the weak ref)
         self.trecs: list = []
         self.nodes: dict = {}  # id(node) -> _NRec
@@ -172,6 +230,16 @@ class Recorder(Observer):
         self.step_new: list = []  # _TRecs made during the current step
         self.dirty: dict = {}  # _TRec -> True: changed by an event of the current step
         self.edges_mark = 0
+        # the timeline's budget: more events than this stop the run with a `limit` error
+        self.max_events = max_events
+        # long loops (docs/timeline.md): the loops under way that the interpreter reports, the
+        # finished ones that kept some iterations without detail, and the observer that hears
+        # the engine during those iterations
+        self.loop_stack: list = []
+        self.loops: list = []
+        self.series_points = 0
+        self.program_light = _Light(self)
+        self.rescan = False  # iterations without detail ran in this step: scan every tensor
         self.scopes: list = []  # calls of the program's functions and modules (call_begin)
         self.open_scopes: list = []  # the scopes under way, innermost last
 
@@ -199,6 +267,13 @@ class Recorder(Observer):
     def emit(self, event: dict) -> None:
         self.event_count += 1
         self.step["events"].append(event)
+        if self.max_events is not None and self.event_count > self.max_events:
+            self.max_events = None  # once: the error's own events still go in
+            raise LimitExceeded("max_timeline_events", f"the timeline grew too large: more than "
+                                f"{self.event_count - 1:,} events (the limit is "
+                                f"{self.event_count - 1:,}); a long loop keeps only some of "
+                                f"its iterations in detail, so this program records a lot "
+                                f"outside loops or in each kept iteration")
 
     def end_step(self, names_used=()) -> None:
         step = self.step
@@ -211,6 +286,10 @@ class Recorder(Observer):
                 candidates[rec] = True
         for name in names_used:
             for rec in self.bound.get(name, ()):
+                candidates.setdefault(rec, False)
+        if self.rescan:  # events of quiet iterations went unheard: compare every tensor
+            self.rescan = False
+            for rec in self.trecs:
                 candidates.setdefault(rec, False)
         state = step["state"]
         for rec, forced in candidates.items():
@@ -415,12 +494,16 @@ class Recorder(Observer):
         scope["ok"] = ok
         values = value if type(value) in (tuple, list) else (value,)
         for v in values[:16]:
-            if isinstance(v, Tensor):
-                scope["returned"].append(self.tid(v).id)
+            rec = self.lookup(v) if isinstance(v, Tensor) else None
+            if rec is not None:
+                scope["returned"].append(rec.id)
 
     def _scope_arg(self, name: str, value) -> dict:
+        # a scope names the tensors the recorder already knows; it makes no record of its own
+        # (that would show tensors the timeline otherwise hides, and cost on every call)
         if isinstance(value, Tensor):
-            return {"name": name, "tensor": self.tid(value).id, "value": None}
+            rec = self.lookup(value)
+            return {"name": name, "tensor": rec.id if rec is not None else None, "value": None}
         if value is None or type(value) in (bool, int, float, str):
             text = repr(value)
         else:
@@ -564,6 +647,7 @@ class Recorder(Observer):
     @safe
     def backward_begin(self, roots, grad_roots, inputs, retain_graph, create_graph, api):
         self.at()
+        self.note_backward(roots, api)
         ids = []
         for r in roots:
             rec = self.tid(r)
@@ -645,6 +729,62 @@ class Recorder(Observer):
                 rec.names.remove(full)
             rec.names.append(full)
         self.bound[name] = [rec for _, rec in recs]
+
+    # -- long loops (docs/timeline.md, "Long loops") ------------------------------------------
+    def program_loop(self, stmt_id: int, loop: tuple, length) -> None:
+        """A loop (header statement stmt_id) starts in iteration path `loop` (enclosing
+        iterations); length: its number of iterations, None when not known yet."""
+        self.loop_stack.append(_LoopRec(stmt_id, loop))
+
+    def program_iteration(self, n: int, detail: bool) -> None:
+        """Iteration n of the innermost loop starts; detail: whether its events are heard."""
+        lr = self.loop_stack[-1]
+        lr.n = n
+        if detail:
+            lr.detail.append(n)
+        else:
+            lr.skipped = True
+            self.rescan = True
+
+    def program_loop_end(self, iterations: int) -> None:
+        lr = self.loop_stack.pop()
+        if lr.skipped:
+            self.loops.append(lr.to_dict(iterations))
+
+    def program_value(self, name: str, value) -> None:
+        """A name bound in the scope of the innermost loop: a scalar goes into its series."""
+        stack = self.loop_stack
+        if not stack or type(name) is not str:
+            return
+        v = _scalar(value)
+        if v is None:
+            return
+        for lr in stack:
+            series = lr.series.get(name)
+            if series is None:
+                if self.series_points >= MAX_SERIES_POINTS:
+                    continue
+                series = lr.series[name] = {}
+            if lr.n not in series:
+                if self.series_points >= MAX_SERIES_POINTS:
+                    continue
+                self.series_points += 1
+            series[lr.n] = v
+
+    def note_backward(self, roots, api) -> None:
+        """backward() from one scalar root: its value goes into the innermost loop's series."""
+        stack = self.loop_stack
+        if not stack or api != "backward" or len(roots) != 1:
+            return
+        v = _scalar(roots[0])
+        if v is None:
+            return
+        lr = stack[-1]
+        if lr.n not in lr.backward:
+            if self.series_points >= MAX_SERIES_POINTS:
+                return
+            self.series_points += 1
+        lr.backward[lr.n] = v
 
     # -- the timeline --------------------------------------------------------------------------
     def finish(self) -> dict:

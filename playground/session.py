@@ -69,18 +69,23 @@ class _ProgramRecorder(Recorder):
             text = self.lines[s.line - 1] if 0 < s.line <= len(self.lines) else ""
         else:
             text = "\n".join(self.lines[s.line - 1:s.end_line])
-        self.begin_step({
+        step = {
             "index": s.index, "statement": s.stmt_id if stmt is not None else None,
             "kind": s.kind, "line": s.line, "col": s.col, "end_line": s.end_line,
             "end_col": s.end_col, "text": text, "loop": list(s.loop),
             "grad_enabled": bool(s.grad_enabled), "events": [], "state": {}, "error": None,
-        }, ctx)
+        }
+        if s.iterations is not None:
+            step["iterations"] = list(s.iterations)
+        self.begin_step(step, ctx)
 
     @safe
     def on_step(self, s) -> None:
         if self.step is None or self.step["index"] != s.index:
             self.before_step(s)
         step = self.step
+        if s.iterations is not None:  # the stretch's last iteration is known now
+            step["iterations"] = list(s.iterations)
         # warnings Python raised that did not come through the engine's observer
         seen: dict = {}
         for e in step["events"]:
@@ -111,16 +116,19 @@ def _error_dict(e) -> dict:
 
 
 def run_program(text: str, *, previous: dict | None = None,
-                limits: Limits | None = None) -> dict:
+                limits: Limits | None = None, detail=()) -> dict:
     """Run a program and return its timeline (docs/timeline.md). Never raises for anything the
     program does: errors are in the timeline's `error` and on the step that stopped the run.
 
     previous: an earlier timeline of (an earlier version of) the program; statements with the
-    same key keep its ids, an edited statement binding the same names inherits its ids."""
+    same key keep its ids, an edited statement binding the same names inherits its ids.
+    detail: iterations of long loops to keep in full detail besides the first and last ones,
+    as (loop header's statement index, loop path) pairs (docs/timeline.md, "Long loops")."""
     start = time.perf_counter()
     rec = _ProgramRecorder(text, previous, 0)
-    interp = Interpreter(limits, observer=rec)
+    interp = Interpreter(limits, observer=rec, detail=detail)
     rec.max_warnings = interp.limits.max_warnings
+    rec.max_events = interp.limits.max_timeline_events
     result = interp.run(text, on_step=rec.on_step, before_step=rec.before_step)
     body = rec.finish()
     timeline = {
@@ -135,6 +143,7 @@ def run_program(text: str, *, previous: dict | None = None,
         "steps": rec.steps,
         "console": rec.console,
         "warnings": rec.warnings,
+        "loops": rec.loops,
         "error": _error_dict(result.error) if result.error is not None else None,
         "stats": {},
     }

@@ -183,6 +183,7 @@ class Trace:
             "warnings": [{"category": e["category"], "message": e["message"],
                           "line": s["line"], "col": None, "step": s["index"]}
                          for s in rec.steps for e in s["events"] if e["event"] == "warning"],
+            "loops": [],  # steps are lines, not statements: no loop is known
             "error": error,
             "stats": {"steps": len(rec.steps),
                       "events": sum(len(s["events"]) for s in rec.steps),

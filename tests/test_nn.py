@@ -347,3 +347,31 @@ def test_import_forms():
     assert torch.nn.Linear is nn.Linear and torch.nn.functional is F
     assert torch.optim.SGD is optim.SGD
     assert isinstance(nn.Parameter(engine.ones(1)), engine.Tensor)
+
+
+# (input shape, target, error type or None, first line) recorded from torch 2.13: what
+# nll_loss says about targets of the wrong shape
+_NLL_SHAPES = [
+    ((3,), [0, 1, 2], ValueError, "For 1D input, 1D target must have size 1, but got target "
+     "size: 3"),
+    ((3,), [1], None, None),
+    ((3,), 1, None, None),
+    ((2, 3), [[0], [1]], RuntimeError, "0D or 1D target tensor expected, multi-target not "
+     "supported"),
+    ((2, 3), 1, ValueError, "Expected input batch_size (2) to match target batch_size (0)."),
+    ((2, 3), [0, 1, 2], ValueError, "Expected input batch_size (2) to match target batch_size "
+     "(3)."),
+    ((2, 3, 4), [0, 1], RuntimeError, "Expected target size [2, 4], got [2]"),
+]
+
+
+@pytest.mark.parametrize("shape,target,error,message", _NLL_SHAPES)
+def test_nll_loss_checks_the_target_shape_as_torch(shape, target, error, message):
+    x = engine.zeros(shape)
+    t = engine.tensor(target)
+    if error is None:
+        F.nll_loss(x, t)
+    else:
+        with pytest.raises(error) as info:
+            F.nll_loss(x, t)
+        assert str(info.value).splitlines()[0] == message

@@ -54,6 +54,12 @@ HOSTILE = [
     ("version_walk", T + "v = torch.__version__.__class__.__bases__\n", "not_allowed"),
     ("state_dict_private", T + "m = torch.nn.Linear(1, 1)\nd = m.state_dict()._metadata\n",
      "not_allowed"),
+    ("forward_hook_recursion", T + "m = torch.nn.Linear(1, 1)\n"
+     "h = m.register_forward_hook(lambda mod, a, out: mod(a[0]))\ny = m(torch.ones(1))\n",
+     "limit"),
+    ("forward_hook_many", T + "m = torch.nn.Linear(200, 200)\nx = torch.ones(200)\n"
+     "for i in range(5000):\n    m.register_forward_hook(lambda mod, a, out: out @ mod.weight)\n"
+     "y = m(x)\n", "limit"),
     ("type_three_args", "C = type('C', (), {})\n", "runtime"),
     ("type_attribute", "m = type(1).mro\n", None),
     ("type_of_function_attr", "def f():\n    pass\nc = type(f).code\n", None),

@@ -310,6 +310,12 @@ def test_the_schema_rejects_what_is_not_a_timeline():
     del t["steps"][4]["events"][2]["to"]
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
+    t["version"] = 2  # the version before the long-loop rule
+    bad_cases.append(t)
+    t = json.loads(json.dumps(good))
+    del t["loops"]
+    bad_cases.append(t)
+    t = json.loads(json.dumps(good))
     t["version"] = 1  # the version before call scopes and node rules
     bad_cases.append(t)
     t = json.loads(json.dumps(good))
@@ -325,7 +331,7 @@ def test_the_schema_rejects_what_is_not_a_timeline():
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_program_gives_a_valid_timeline(name):
     tl = run(PROGRAMS[name])
-    assert tl["version"] == TIMELINE_VERSION == 2
+    assert tl["version"] == TIMELINE_VERSION == 3
     assert tl["program"] == PROGRAMS[name]
     assert tl["stats"]["steps"] == len(tl["steps"]) > 0
 
@@ -676,7 +682,11 @@ def test_limit_error_keeps_the_steps_before():
     tl = run("import torch\nx = torch.ones(3)\nfor i in range(50):\n    x = x + 1\n",
              limits=Limits(max_executed=10))
     assert tl["error"]["kind"] == "limit" and tl["error"]["limit"] == "max_executed"
-    assert len(tl["steps"]) == 11 and tl["steps"][-1]["error"] == tl["error"]
+    # three iterations in detail, then the quiet ones in one step, where the limit struck
+    # (statement 11: the body of iteration 7)
+    assert [s["kind"] for s in tl["steps"]] == ["import", "assign", "for"] + ["assign"] * 3 + [
+        "iterations"]
+    assert tl["steps"][-1]["iterations"] == [3, 7] and tl["steps"][-1]["error"] == tl["error"]
     assert tl["steps"][-1]["events"][-1]["event"] == "error"
 
 
@@ -792,3 +802,61 @@ def test_unbind_is_one_node_in_the_timeline():
     assert data(begin[0]["gradient"]) == [[10.0, 12.0], [0.0, 0.0], [2.0, 4.0]]
     assert "IndexPutBackward0" in [e["grad_fn"] for e in events(tl, "inplace")]
     assert [c["text"] for c in tl["console"]][-1].startswith("tensor([[20., 24.],")
+
+
+SCOPED = """import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 1)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+
+def loss_fn(pred, target, scale=1.0):
+    return ((pred - target) ** 2).mean() * scale
+
+net = Net()
+x = torch.ones(3, 2)
+loss = loss_fn(net(x), torch.zeros(3, 1), scale=0.5)
+loss.backward()
+"""
+
+
+def test_calls_of_functions_and_modules_are_scopes_with_what_they_made():
+    tl = run(SCOPED)
+    VALIDATOR.validate(tl)
+    scopes = {s["name"]: s for s in tl["scopes"]}
+    assert [s["name"] for s in tl["scopes"]] == ["Net.__init__", "Net", "Net.forward", "Linear",
+                                                  "loss_fn"]
+    net, forward, linear, loss = (scopes[n] for n in ("Net", "Net.forward", "Linear",
+                                                       "loss_fn"))
+    assert net["kind"] == "module" and forward["kind"] == "function"
+    assert forward["parent"] == net["id"] and linear["parent"] == forward["id"]
+    assert loss["parent"] is None and loss["line"] == 17 and all(s["ok"] for s in tl["scopes"])
+    x = next(t["id"] for t in tl["nodes"]["tensors"] if t["name"] == "x")
+    assert net["args"] == [{"name": "input", "tensor": x, "value": None}]
+    assert [a["name"] for a in loss["args"]] == ["pred", "target", "scale"]
+    assert loss["args"][2] == {"name": "scale", "tensor": None, "value": "0.5"}
+    assert loss["args"][0]["tensor"] == forward["returned"][0] == net["returned"][0]
+    # made inside: the Linear's addmm, relu in forward, and loss_fn's four ops
+    names = {n["id"]: n["name"] for n in tl["nodes"]["autograd"]}
+    assert [names[n] for n in linear["nodes"]] == ["TBackward0", "AddmmBackward0"]
+    assert [names[n] for n in forward["nodes"]] == ["ReluBackward0"]
+    assert [names[n] for n in loss["nodes"]] == ["SubBackward0", "PowBackward0",
+                                                 "MeanBackward0", "MulBackward0"]
+    loss_tensor = next(t["id"] for t in tl["nodes"]["tensors"] if t["name"] == "loss")
+    assert loss["returned"] == [loss_tensor]
+
+
+def test_a_programs_own_function_node_carries_its_backward_as_its_rule():
+    tl = run("import torch\nclass Twice(torch.autograd.Function):\n    @staticmethod\n"
+             "    def forward(ctx, x):\n        return x * 2\n    @staticmethod\n"
+             "    def backward(ctx, g):\n        return g * 2\n"
+             "y = Twice.apply(torch.ones(2, requires_grad=True))\n")
+    rules = {n["name"]: n["rule"] for n in tl["nodes"]["autograd"]}
+    assert rules == {"TwiceBackward": "the program's own Twice.backward(ctx, g) with g = {grad} "
+                                      "returns g * 2",
+                     "torch::autograd::AccumulateGrad": None}

@@ -5,5 +5,12 @@ derive from `engine.autograd.function.Function`."""
 
 from .api import backward, grad  # noqa: F401
 from .custom_function import Function, FunctionCtx, once_differentiable  # noqa: F401
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .graph import AccumulateGrad, Node  # noqa: F401

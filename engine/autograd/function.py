@@ -68,6 +68,8 @@ class Function(Node):
         # changes, but freed with the rest (torch saves them too: a second backward raises)
         saved = []
         for t in tensors:
+            if t is not None and t._inference:
+                raise RuntimeError(errors.INFERENCE_SAVE)
             saved.append(t if t is None or t._wrapped else SavedTensor(t))
         self._saved = tuple(saved)
 
@@ -233,6 +235,8 @@ def _mark_view(out: Tensor, src: Tensor, cls, args, creation=None) -> None:
     with grad mode off, or by a function that returns several views, or a view of one of
     those, may not be changed in place (torch's CreationMeta, see Tensor._creation)."""
     out._vc = src._vc
+    if src._inference:  # a view of an inference tensor is one too
+        out._inference = True
     if src._base is not None:
         out._base = src._base
         out._view_chain = src._view_chain + ((cls, args),)

@@ -264,6 +264,25 @@ def linear(input, weight, bias=None):
     return out
 
 
+def one_hot(tensor, num_classes: int = -1):
+    """Class indices to rows of 0s and 1s (int64, no gradient): a new last dim of num_classes,
+    or of max + 1 when num_classes is -1."""
+    if tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max().item()) + 1
+    if tensor.numel():
+        if int(tensor.min().item()) < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if int(tensor.max().item()) >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    with grad_mode.no_grad():
+        classes = creation.arange(num_classes)
+        return (tensor.unsqueeze(-1) == classes).long()
+
+
 # -- losses ------------------------------------------------------------------------------------
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -302,9 +321,14 @@ def _nll_loss_nd(input, target, weight, red, ignore_index):
     nd = input.dim()
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if nd != 1 and input.shape[0] != target.shape[0]:
+    # torch reads a 0-dim target's batch size as 0
+    target_batch = target.shape[0] if target.dim() else 0
+    if nd != 1 and input.shape[0] != target_batch:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({target_batch}).")
+    if nd == 1 and target.dim() == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
     if nd in (1, 2):
         return nn_ops.nll_loss(input, target, weight, red, ignore_index)
     if nd == 4:

@@ -6,6 +6,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ..autograd import grad_mode
+from ..autograd.graph import HookHandle
 from ..device import NO_CUDA, check_device, device
 from ..dtypes import dtype as DType
 from ..tensor import Tensor
@@ -82,9 +83,56 @@ class Module:
         object.__setattr__(self, "_modules", {})
 
     forward = _forward_unimplemented
+    # (hook, with_kwargs) pairs, made on the first registration
+    _forward_pre_hooks = None
+    _forward_hooks = None
 
     def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict):
+        """torch's order: pre-hooks may replace the arguments, forward runs, forward hooks
+        may replace the result; each sees what the one before it returned."""
+        for hook, with_kwargs in list(self._forward_pre_hooks or ()):
+            if with_kwargs:
+                out = hook(self, args, kwargs)
+                if out is not None:
+                    if not (isinstance(out, tuple) and len(out) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {out}.")
+                    args, kwargs = out
+            else:
+                out = hook(self, args)
+                if out is not None:
+                    args = out if isinstance(out, tuple) else (out,)
+        result = self.forward(*args, **kwargs)
+        for hook, with_kwargs in list(self._forward_hooks or ()):
+            out = hook(self, args, kwargs, result) if with_kwargs else hook(self, args, result)
+            if out is not None:
+                result = out
+        return result
+
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False,
+                                  with_kwargs: bool = False):
+        """hook(module, args) -> None or new args, before each forward."""
+        return self._add_forward_hook("_forward_pre_hooks", (hook, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False):
+        """hook(module, args, output) -> None or a new output, after each forward."""
+        return self._add_forward_hook("_forward_hooks", (hook, with_kwargs), prepend)
+
+    def _add_forward_hook(self, where: str, entry: tuple, prepend: bool):
+        hooks = self.__dict__.get(where)
+        if hooks is None:
+            hooks = []
+            object.__setattr__(self, where, hooks)
+        handle = HookHandle(hooks, entry)
+        if prepend:
+            hooks.insert(0, hooks.pop())
+        return handle
 
     # -- registration -------------------------------------------------------------------------
     def register_parameter(self, name: str, param) -> None:

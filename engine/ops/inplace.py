@@ -98,6 +98,9 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
         B.setitem(self._data, args[0], B.getitem(out._data, args[0]))
     else:
         B.assign(self._data, out._data)
+    if self._inference and not grad_mode.state.inference:
+        # torch refuses only after the kernel wrote: the values have changed all the same
+        raise RuntimeError(errors.INFERENCE_INPLACE)
     if node is not None:
         node.out_dtype = self._dtype
         if self._base is not None:

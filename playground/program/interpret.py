@@ -34,6 +34,7 @@ from .builtin_functions import Builtins
 from .expressions import Expressions, RandomModule
 from .formatting import str_format
 from .functions import Frame
+from .loops import DetailRequest
 from .parse import Program, parse
 from .policy import Policy
 from .records import (
@@ -44,10 +45,28 @@ from .records import (
     WarningRecord,
     exception_message,
 )
-from .statements import _CONTROL, _EXEC, _STMT_KIND, Statements, _Raised, _Stop
+from .statements import _CONTROL, _EXEC, _SIMPLE, _STMT_KIND, Statements, _Raised, _Stop
 
 _observer = engine.observer
 _grad_mode = engine.autograd.grad_mode
+
+
+class _QuietObserver(LimitObserver):
+    """The observer of iterations that keep no detail (loops.py): the budget still counts every
+    tensor; of the other events only backward()'s start goes on (for the loss series), every
+    other one stops here at the cost of one call."""
+
+    def tensor_created(self, tensor, node, op, inputs):
+        self.budget.add_tensor(tensor, node)
+
+    def backward_begin(self, roots, grad_roots, inputs, retain_graph, create_graph, api):
+        if self.inner is not None:
+            self.inner.backward_begin(roots, grad_roots, inputs, retain_graph, create_graph, api)
+
+
+for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace", "grad_assigned",
+               "warning", "backward_end"):
+    setattr(_QuietObserver, _event, getattr(_observer.Observer, _event))
 
 
 class Interpreter:
@@ -57,10 +76,12 @@ class Interpreter:
     of the run, statement by statement (the session passes its recorder here). The run's own
     limit observer is installed around each statement and forwards to it."""
 
-    def __init__(self, limits: Limits | None = None, observer=None):
+    def __init__(self, limits: Limits | None = None, observer=None, detail=()):
         self.limits = limits or default_limits()
         self.observer = observer
         self.policy = Policy()
+        # iterations of long loops to keep in full detail: (header statement, loop path) pairs
+        self.detail = DetailRequest(detail)
 
     def run(self, text: str, on_step=None, before_step=None) -> RunResult:
         """Run a program to its end or its first uncaught error; never raises ProgramError.
@@ -98,7 +119,8 @@ class _Run(Statements, Expressions):
         self.module = Frame("module")
         self.names = self.module.vars  # the program's global names
         self.frame = self.module
-        self.depth = 0  # calls of the program's own functions under way
+        self.depth = 0  # > 0: statements run without steps of their own (calls, class bodies)
+        self.calls = 0  # calls of the program's own functions under way (recursion)
         self.handling: list = []  # exceptions being handled (for a bare `raise`)
         self.steps_done: list = []
         self.output = io.StringIO()
@@ -110,6 +132,7 @@ class _Run(Statements, Expressions):
         self.observer = LimitObserver(self.budget, interp.observer)
         self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
+        self.inference = False  # and its own inference mode (torch.inference_mode())
         self.loop: tuple = ()
         self.node = None  # the node being evaluated (for error positions)
         self.step: Step | None = None
@@ -127,6 +150,21 @@ class _Run(Statements, Expressions):
         self.on_bind = getattr(interp.observer, "program_bind", None)
         self.on_output = getattr(interp.observer, "program_output", None)
         self.on_parsed = getattr(interp.observer, "program_parsed", None)
+        # the long-loop rule (loops.py): while an iteration keeps no detail the run is `quiet`:
+        # the engine's events go to a _QuietObserver (with the observer's `program_light`, if
+        # it has one) instead of the observer, and names bound at the module level are
+        # announced when the quiet stretch ends
+        self.quiet = False
+        self.full_observer = self.observer
+        self.quiet_observer = _QuietObserver(self.budget,
+                                             getattr(interp.observer, "program_light", None))
+        self.quiet_binds: dict = {}
+        self.loops: list = []  # the loops.Loop of each loop under way, innermost last
+        self.series_frame = None  # the frame of the innermost loop the timeline lists
+        self.on_loop = getattr(interp.observer, "program_loop", None)
+        self.on_iteration = getattr(interp.observer, "program_iteration", None)
+        self.on_loop_end = getattr(interp.observer, "program_loop_end", None)
+        self.on_value = getattr(interp.observer, "program_value", None)
         # program_call_begin(kind, name, args, line, col) / program_call_end(value, ok) around
         # each call of the program's functions and of modules (the timeline's call scopes)
         self.on_call_begin = getattr(interp.observer, "program_call_begin", None)
@@ -151,48 +189,72 @@ class _Run(Statements, Expressions):
             self.error = stop.error
 
     def block(self, stmts):
+        if self.depth:  # no steps: run the statements directly (no generator per statement)
+            self.run_block(stmts)
+            return
         for stmt in stmts:
             yield from _EXEC[type(stmt)](self, stmt)
 
-    def statement(self, stmt, fn, kind: str | None = None):
+    def run_block(self, stmts) -> None:
+        """Run statements that make no steps (inside a call or a stretch of quiet iterations)."""
+        count = self.budget.count_statement
+        for stmt in stmts:
+            do = _SIMPLE.get(type(stmt))
+            if do is not None:
+                count()
+                self.node = stmt
+                do(self, stmt)
+            else:
+                for _ in _EXEC[type(stmt)](self, stmt):
+                    raise AssertionError("a step inside a call")  # pragma: no cover
+
+    def statement(self, stmt, fn, kind: str | None = None, at=None):
         """Run fn(stmt) as one statement; returns what fn returns. At the module level it is a
         step of its own; inside a call of the program's function it runs in the caller's step."""
         if self.depth:
             self.budget.count_statement()
             self.node = stmt
             return fn(stmt)
-        step, value, signal = self.simple(stmt, fn, kind)
+        step, value, signal = self.simple(stmt, fn, kind, at)
         yield step
         if signal is not None:
             raise signal
         return value
 
-    def simple(self, stmt, fn, kind: str | None = None):
+    def simple(self, stmt, fn, kind: str | None = None, at=None):
         """Run one statement with the program's grad mode, the limit observer and a warnings
         recorder in place; turn whatever it raises into the step's ProgramError. Returns the
-        step, fn's value and what to raise after the step is shown (an error or a break)."""
+        step, fn's value and what to raise after the step is shown (an error or a break).
+
+        at: the positions the step shows, when they are not stmt's (a stretch of quiet
+        iterations shows its loop's body); such a step is not a statement of its own and does
+        not count against the budget (its statements do)."""
         src = self.src
+        where = at or stmt
         step = Step(
             index=len(self.steps_done), stmt_id=self.program.stmt_ids.get(id(stmt), -1),
-            kind=kind or _STMT_KIND.get(type(stmt), "expr"), line=stmt.lineno,
-            col=src.col(stmt.lineno, stmt.col_offset), end_line=stmt.end_lineno,
-            end_col=src.col(stmt.end_lineno, stmt.end_col_offset), loop=self.loop,
+            kind=kind or _STMT_KIND.get(type(stmt), "expr"), line=where.lineno,
+            col=src.col(where.lineno, where.col_offset), end_line=where.end_lineno,
+            end_col=src.col(where.end_lineno, where.end_col_offset), loop=self.loop,
             grad_enabled=self.grad_enabled,
         )
         self.step = step
         self.node = stmt
         error = exc = signal = value = None
-        try:
-            self.budget.count_statement()
-        except LimitExceeded as e:
-            error = src.error("limit", e.message, stmt, limit=e.limit)
+        if at is None:
+            try:
+                self.budget.count_statement()
+            except LimitExceeded as e:
+                error = src.error("limit", e.message, stmt, limit=e.limit)
         if error is None and self.before_step is not None:
             self.before_step(step)
         out_start = self.output.tell()
         if error is None:
             prev_grad = _grad_mode.state.grad_enabled
+            prev_inference = _grad_mode.state.inference
             prev_obs = _observer.state.observer
             _grad_mode.state.grad_enabled = self.grad_enabled
+            _grad_mode.state.inference = self.inference
             _observer.state.observer = self.observer
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -219,6 +281,8 @@ class _Run(Statements, Expressions):
             finally:
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
+                self.inference = _grad_mode.state.inference
+                _grad_mode.state.inference = prev_inference
                 _observer.state.observer = prev_obs
         if self.output.tell() != out_start:
             step.output = self.output.getvalue()[out_start:]
@@ -249,8 +313,9 @@ class _Run(Statements, Expressions):
         """call() inside a call scope of the timeline: the scope holds the call, its arguments
         ([(name, value)]) and what is made until it returns. Calls the engine makes from its
         backward (hooks, a Function's backward) are not scopes: the recorder is not listening
-        there."""
-        if self.on_call_begin is None or _observer.state.observer is not self.observer:
+        there, nor while an iteration keeps no detail (docs/timeline.md, "Long loops")."""
+        if (self.on_call_begin is None or self.quiet
+                or _observer.state.observer is not self.observer):  # quiet: loops.py
             return call()
         node = self.node
         self.on_call_begin(kind, name, args, getattr(node, "lineno", None),

@@ -46,7 +46,7 @@ _TORCH_NAMES = (
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
-    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor",
+    "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function")
@@ -60,7 +60,7 @@ TENSOR_ATTRS = frozenset((
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
-    "uniform_", "view", "view_as", "zero_",
+    "uniform_", "view", "view_as", "zero_", "is_inference",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
@@ -73,6 +73,7 @@ MODULE_METHODS = frozenset((
     "float", "double", "to", "apply", "cpu", "cuda", "append", "extend", "insert",
     "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
+    "register_forward_hook", "register_forward_pre_hook",
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
 # what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)

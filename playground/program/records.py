@@ -58,17 +58,20 @@ class Step:
 
     index: int  # position in execution order, from 0
     stmt_id: int  # the statement's position in the program (pre-order over statements), from 0
-    kind: str  # "import" | "assign" | "augassign" | "expr" | "with" | "pass"
+    kind: str  # "import" | "assign" | "augassign" | "expr" | "with" | "pass" | "iterations" ...
     line: int
     col: int
     end_line: int
     end_col: int
-    loop: tuple = ()  # the iteration number of each enclosing for loop, outermost first
+    loop: tuple = ()  # the iteration number of each enclosing loop, outermost first
     grad_enabled: bool = True  # grad mode when the statement started
     assigned: list = field(default_factory=list)  # names the statement bound
     output: str = ""  # text it printed
     warnings: list = field(default_factory=list)  # WarningRecords it raised
     error: ProgramError | None = None  # set on the step that stopped the run
+    # a step of kind "iterations": the first and last iteration of the loop it ran without
+    # their detail (docs/timeline.md, "Long loops"); None for every other step
+    iterations: list | None = None
 
 
 @dataclass

@@ -26,6 +26,7 @@ from .functions import (
     bind_arguments,
     is_user_class,
 )
+from .loops import Loop
 from .operators import INPLACE
 from .policy import (
     EXCEPTIONS,
@@ -77,6 +78,7 @@ class _Return(BaseException):
 
 
 _CONTROL = (_Break, _Continue, _Return)
+_END = object()  # no more items (a for loop's, a DataLoader's)
 # errors that end the run whatever try statement surrounds them
 _FATAL = (LimitExceeded, ProgramError, RecursionError, MemoryError)
 
@@ -100,26 +102,38 @@ class Statements:
         yield from self.block(stmt.body if test else stmt.orelse)
 
     def exec_while(self, stmt):
+        loop = self.loop_begin(stmt, None)
         outer = self.loop
         n = 0
         try:
             while True:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(stmt, loop, outer, n, None)
+                    if ended == "break":
+                        return
+                    if ended == "done":
+                        break
+                    continue
                 self.loop = outer + (n,)
-                test = yield from self.statement(stmt, lambda s: self.truth(self.eval(s.test)),
-                                                 "while")
+                self.iteration(loop, n)
+                test = yield from self.statement(stmt, self.while_test, "while")
                 if not test:
                     break
-                self.count_iteration(n, stmt)
+                self.count_iteration(n, stmt, loop)
+                n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
                     return
                 except _Continue:
                     pass
-                n += 1
         finally:
             self.loop = outer
+            self.loop_end(loop)
         yield from self.block(stmt.orelse)
+
+    def while_test(self, stmt):
+        return self.truth(self.eval(stmt.test))
 
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
@@ -127,12 +141,23 @@ class Statements:
         if isinstance(items, _data.LoaderIterator):
             yield from self.for_each_batch(stmt, items)
             return
+        loop = self.loop_begin(stmt, len(items))
         outer = self.loop
+        n = 0
+        count = len(items)
         try:
-            for n, item in enumerate(items):
-                self.count_iteration(n, stmt)
+            while n < count:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(
+                        stmt, loop, outer, n, lambda k: items[k] if k < count else _END)
+                    if ended == "break":
+                        return
+                    continue
+                self.count_iteration(n, stmt, loop)
                 self.loop = outer + (n,)
-                self.assign(stmt.target, item, announce=False)
+                self.iteration(loop, n)
+                self.assign(stmt.target, items[n], announce=False)
+                n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
@@ -141,35 +166,146 @@ class Statements:
                     pass
         finally:
             self.loop = outer
+            self.loop_end(loop)
         yield from self.block(stmt.orelse)
+
+    # -- the long-loop rule (loops.py) ------------------------------------------------------
+    def loop_begin(self, stmt, length) -> Loop:
+        loop = Loop(self.program.stmt_ids.get(id(stmt), -1), self.loop, length,
+                    self.interp.detail, self.quiet)
+        self.loops.append(loop)
+        if loop.tracked:  # names bound in the loop's own scope make its series
+            loop.outer_series_frame, self.series_frame = self.series_frame, self.frame
+            if self.on_loop is not None:
+                self.on_loop(loop.stmt_id, self.loop, length)
+        return loop
+
+    def iteration(self, loop: Loop, n: int) -> None:
+        """Iteration n of loop starts: the run is quiet unless the iteration keeps its detail."""
+        keep = loop.keeps(n)
+        if loop.tracked and self.on_iteration is not None:
+            self.on_iteration(n, keep)
+        self.set_quiet(not keep)
+
+    def loop_end(self, loop: Loop) -> None:
+        self.loops.pop()
+        if loop.tracked:
+            self.series_frame = loop.outer_series_frame
+            if self.on_loop_end is not None:
+                self.on_loop_end(loop.ran)
+        self.set_quiet(loop.quiet_outside)
+
+    def set_quiet(self, quiet: bool) -> None:
+        if quiet == self.quiet:
+            return
+        self.quiet = quiet
+        new = self.quiet_observer if quiet else self.full_observer
+        if _observer.state.observer is self.observer:  # inside a step: the change is at once
+            _observer.state.observer = new
+        self.observer = new
+        if not quiet and self.quiet_binds:  # the names as they are now, where the run is now
+            binds, self.quiet_binds = self.quiet_binds, {}
+            names = self.module.vars
+            for name in binds:
+                if name in names and self.on_bind is not None:
+                    self.on_bind(name, names[name])
+
+    def quiet_stretch(self, stmt, loop: Loop, outer: tuple, n: int, fetch):
+        """Iterations n, n+1, ... of a module-level loop up to the next one that keeps its
+        detail, run as one step of kind "iterations" (docs/timeline.md, "Long loops").
+        fetch(k): a for loop's item k, or _END after the last (None for a while loop, whose
+        test runs here too). Returns (the next iteration, how the stretch ended: None,
+        "break" or "done")."""
+        state = [n, None]
+        body = stmt.body
+        at = types.SimpleNamespace(lineno=body[0].lineno, col_offset=body[0].col_offset,
+                                   end_lineno=body[-1].end_lineno,
+                                   end_col_offset=body[-1].end_col_offset)
+
+        def run(_stmt):
+            step = self.step
+            step.iterations = [n, n]
+            self.depth += 1
+            try:
+                k = n
+                while not loop.keeps(k):
+                    self.loop = outer + (k,)
+                    self.iteration(loop, k)
+                    if fetch is None:
+                        self.budget.count_statement()
+                        self.node = stmt
+                        item = _END if not self.while_test(stmt) else None
+                    else:  # a for loop's items, one by one
+                        item = fetch(k)
+                    if item is _END:
+                        if fetch is None:  # the test that ended a while loop ran here
+                            step.iterations[1] = k
+                        state[1] = "done"
+                        return
+                    step.iterations[1] = k
+                    self.count_iteration(k, stmt, loop)
+                    if fetch is not None:
+                        self.assign(stmt.target, item, announce=False)
+                    k += 1
+                    state[0] = k
+                    try:
+                        self.run_block(body)
+                    except _Break:
+                        state[1] = "break"
+                        return
+                    except _Continue:
+                        pass
+            finally:
+                self.depth -= 1
+                self.loop = outer
+                self.set_quiet(False)  # module names bound meanwhile are announced in the step
+
+        self.loop = outer + (n,)
+        yield from self.statement(stmt, run, "iterations", at=at)
+        self.loop = outer
+        return state[0], state[1]
 
     def for_each_batch(self, stmt, batches):
         """A for loop over a DataLoader: each batch is loaded when the loop asks for it, in a
         step of the loop's header, as torch loads it (so what the dataset's code prints or
-        draws happens between the iterations, in torch's order)."""
-        end = object()
+        draws happens between the iterations, in torch's order). Its length counts as unknown
+        for the long-loop rule (like a while loop's)."""
+        end = _END
+        loop = self.loop_begin(stmt, None)
         outer = self.loop
         n = 0
         try:
             while True:
+                if not self.depth and not loop.keeps(n):
+                    n, ended = yield from self.quiet_stretch(
+                        stmt, loop, outer, n, lambda k: next(batches, end))
+                    if ended == "break":
+                        return
+                    if ended == "done":
+                        break
+                    continue
                 self.loop = outer + (n,)
+                self.iteration(loop, n)
                 item = yield from self.statement(stmt, lambda s: next(batches, end), "for")
                 if item is end:
                     break
-                self.count_iteration(n, stmt)
+                self.count_iteration(n, stmt, loop)
                 self.assign(stmt.target, item, announce=False)
+                n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
                     return
                 except _Continue:
                     pass
-                n += 1
         finally:
             self.loop = outer
+            self.loop_end(loop)
         yield from self.block(stmt.orelse)
 
-    def count_iteration(self, n: int, stmt) -> None:
+    def count_iteration(self, n: int, stmt, loop: Loop) -> None:
+        """Iteration n's body is about to run: within the loop limit?"""
+        loop.ran = n + 1
         if n >= self.limits.max_loop_iterations:
             self.node = stmt
             raise _Stop(self.src.error(
@@ -201,7 +337,8 @@ class Statements:
                 cm = self.eval(item.context_expr)
                 if not isinstance(cm, _GRAD_CONTEXTS):
                     raise self.not_allowed(item.context_expr, "a with statement takes "
-                                           "torch.no_grad(), torch.enable_grad() or "
+                                           "torch.no_grad(), torch.enable_grad(), "
+                                           "torch.inference_mode() or "
                                            "torch.set_grad_enabled(flag)")
                 cm.__enter__()
                 managers.append(cm)
@@ -214,14 +351,15 @@ class Statements:
                 for cm in reversed(managers):
                     cm.__exit__(None, None, None)
             else:  # leave in reverse order, inside the program's grad state
-                prev = _grad_mode.state.grad_enabled
-                _grad_mode.state.grad_enabled = self.grad_enabled
+                state = _grad_mode.state
+                prev = state.grad_enabled, state.inference
+                state.grad_enabled, state.inference = self.grad_enabled, self.inference
                 try:
                     for cm in reversed(managers):
                         cm.__exit__(None, None, None)
                 finally:
-                    self.grad_enabled = _grad_mode.state.grad_enabled
-                    _grad_mode.state.grad_enabled = prev
+                    self.grad_enabled, self.inference = state.grad_enabled, state.inference
+                    state.grad_enabled, state.inference = prev
 
     def exec_try(self, stmt):
         pending = None
@@ -417,6 +555,8 @@ class Statements:
                 raise self.not_allowed(node, "a grad-mode decorator goes on a function")
             value.wrappers = value.wrappers + (decorator.clone,)
             return value
+        if decorator is engine.inference_mode:  # torch takes it without parentheses too
+            return self.decorate(decorator(), value, node)
         if isinstance(decorator, type) and decorator in _GRAD_CONTEXTS:
             raise TypeError(f"{decorator.__name__}.__init__() takes 1 positional argument but "
                             "2 were given")
@@ -481,7 +621,7 @@ class Statements:
     def call_function(self, fn: UserFunction, args: tuple, kwargs: dict):
         if fn.run is not self:
             raise RuntimeError("this function belongs to a run that has ended")
-        if self.depth >= self.limits.max_call_depth:
+        if self.calls >= self.limits.max_call_depth:
             raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
                                 f"functions (the limit is {self.limits.max_call_depth})")
         bound = bind_arguments(fn, args, kwargs)
@@ -499,6 +639,7 @@ class Statements:
         outer, outer_node = self.frame, self.node
         self.frame = frame
         self.depth += 1
+        self.calls += 1
         managers = [make() for make in fn.wrappers]
         if _observer.state.observer is None:
             # called by the engine's backward (a hook, a Function's backward), which silences
@@ -520,6 +661,7 @@ class Statements:
                 cm.__exit__(None, None, None)
             self.frame = outer
             self.depth -= 1
+            self.calls -= 1
         self.node = outer_node  # an error inside keeps the position where it happened
         return value
 
@@ -541,11 +683,16 @@ class Statements:
     def bind(self, name: str, value, announce: bool = True) -> None:
         frame = self.scope_of(name)
         frame.vars[name] = value
+        if frame is self.series_frame and announce and self.on_value is not None:
+            self.on_value(name, value)  # a long loop's series (docs/timeline.md)
         if frame is self.module and announce:
             if self.step is not None and not self.depth:
                 self.step.assigned.append(name)
             if self.on_bind is not None:
-                self.on_bind(name, value)
+                if self.quiet:  # announced when the quiet stretch ends (set_quiet)
+                    self.quiet_binds[name] = True
+                else:
+                    self.on_bind(name, value)
 
     def lookup(self, node):
         name = node.id

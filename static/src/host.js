@@ -1,6 +1,6 @@
 // The UI's side of the host protocol (docs/host-protocol.md): ids, replies matched to requests, stale replies dropped.
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 // Requests whose reply replaces the program and timeline on screen. Only the newest one may be
 // drawn: a reply to an older run or edit (typing raced ahead of the host) is dropped.

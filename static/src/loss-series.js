@@ -3,7 +3,9 @@
 // A training loop calls loss.backward() once per step; the value of the tensor backward starts
 // from is the loss. Only `backward_begin` events of api "backward" count (torch.autograd.grad
 // does not fill .grad and is rarely the loss), and only one-element roots (a loss is a scalar;
-// a root with a `gradient=` argument is not).
+// a root with a `gradient=` argument is not). The iterations of a long loop that kept no detail
+// (a step of kind "iterations", timeline version 3) have no events: their values come from the
+// loop's `backward` series in the timeline's `loops`.
 
 import { num, ElementFormatter } from "./format.js";
 
@@ -72,6 +74,7 @@ export function lossSeries(timelineIndex) {
         });
       }
     }
+    if (step.iterations) quietPoints(timelineIndex, step, s, points);
     // `.data = ...` changes a value with no event of its own: the step's state says so
     for (const [id, rec] of Object.entries(step.state || {})) if (rec?.value) latest.set(id, rec.value);
   });
@@ -81,6 +84,40 @@ export function lossSeries(timelineIndex) {
     name: names.size === 1 ? [...names][0] : null,
     loop: points.length > 0 && points.every((p) => p.loop.length > 0),
   };
+}
+
+/** The loop entry (timeline `loops`) of a step of kind "iterations": same header, same enclosing iterations. */
+function loopOfStep(timeline, step) {
+  const outer = (step.loop || []).slice(0, -1);
+  return (timeline?.loops || []).find(
+    (l) => l.statement === step.statement && l.loop.length === outer.length && l.loop.every((v, i) => v === outer[i]),
+  );
+}
+
+/** The points of the iterations a step of kind "iterations" ran, after the points before it. */
+function quietPoints(timelineIndex, step, s, points) {
+  const entry = loopOfStep(timelineIndex.timeline, step);
+  if (!entry) return;
+  const before = points[points.length - 1];
+  const outer = (step.loop || []).slice(0, -1);
+  const at = Math.max(timelineIndex.stepEnd[s] - 1, timelineIndex.stepStart[s]);
+  for (let i = step.iterations[0]; i <= step.iterations[1]; i++) {
+    const v = num(entry.backward[i] ?? null);
+    if (typeof v !== "number") continue;
+    const dtype = before?.dtype ?? "float32";
+    points.push({
+      k: points.length,
+      at,
+      step: s,
+      line: step.line,
+      loop: [...outer, i],
+      root: null,
+      name: before?.name ?? null,
+      value: v,
+      text: formatLoss(v, dtype),
+      dtype,
+    });
+  }
 }
 
 /** Whether a run's series makes a loss plot: MIN_LOSS_POINTS backward calls with scalar roots. */

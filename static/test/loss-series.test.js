@@ -113,3 +113,27 @@ test("scalarOf and formatLoss", () => {
   assert.equal(formatLoss(1.23456e-5), "1.2346e-05");
   assert.equal(formatLoss(NaN), "nan");
 });
+
+test("a long loop's quiet iterations give their points from the loop's backward series", () => {
+  const tl = timeline("long_train");
+  const timelineIndex = buildIndex(tl);
+  const quiet = tl.steps.filter((s) => s.kind === "iterations");
+  assert.equal(quiet.length, 1);
+  assert.deepEqual(quiet[0].iterations, [3, 37]);
+  const series = lossSeries(timelineIndex);
+  assert.equal(series.points.length, 40);
+  assert.equal(series.name, "loss");
+  // w shrinks by 0.8 a step: the loss is 5 * 0.64 ** k, for every iteration alike
+  series.points.forEach((p, k) => {
+    assert.equal(p.k, k);
+    assert.deepEqual(p.loop, [k]);
+    assert.ok(Math.abs(p.value - 5 * 0.64 ** k) < 1e-4 * 5 * 0.64 ** k, `${k}: ${p.value}`);
+  });
+  // the detailed iterations' points are backward_begin events, the quiet ones are not
+  const evented = series.points.filter((p) => p.root !== null).map((p) => p.k);
+  assert.deepEqual(evented, [0, 1, 2, 38, 39]);
+  const quietStep = timelineIndex.steps.indexOf(quiet[0]);
+  for (const p of series.points.slice(3, 38)) assert.equal(p.step, quietStep);
+  // all of them are past once the player is at the end
+  assert.equal(lossPointsAt(series, timelineIndex.count + 1), 40);
+});
