@@ -9,6 +9,7 @@ This is a benchmark, not a test: it prints a table of times against the 100 ms t
     python bench/bench_programs.py --json out.json  # the table, and the results saved as JSON
     python bench/bench_programs.py --backend pure   # the browser's pure-Python backend
     python bench/bench_programs.py --long-loop      # a 2,000-iteration training loop (below)
+    python bench/bench_programs.py --print-long-loop > loop.py   # for bench/bench_pyodide.mjs
 
 One sample is `run_program(text)` (which parses, checks, runs and records the timeline)
 followed by `json.dumps(timeline, allow_nan=False)`: the work the engine host does for one
@@ -79,6 +80,8 @@ def parse_args(argv=None):
     p.add_argument("--nodes", type=int, default=300, help="size of the generated program")
     p.add_argument("--long-loop", action="store_true",
                    help="time the 2,000-iteration training loop through the host instead")
+    p.add_argument("--print-long-loop", action="store_true",
+                   help="print that program (for bench/bench_pyodide.mjs) and stop")
     p.add_argument("--json", nargs="?", const="-", metavar="OUT",
                    help="write the results as JSON to OUT (stdout when no OUT is given)")
     return p.parse_args(argv)
@@ -203,6 +206,9 @@ def main(argv=None) -> int:
     os.environ["GRADPLAY_BACKEND"] = args.backend  # before the engine is imported
     if ROOT not in sys.path:
         sys.path.append(ROOT)
+    if args.print_long_loop:
+        sys.stdout.write(LONG_LOOP)
+        return 0
     if args.long_loop:
         return long_loop(args)
     from playground import run_program

@@ -610,7 +610,7 @@ REJECTED = [
     ("import os\n", "not_allowed", 1, 1, "only torch"),
     ("from os import path\n", "not_allowed", 1, 1, "only torch"),
     ("f = open('x')\n", "not_allowed", 1, 5, "not available"),
-    ("f = getattr\n", "not_allowed", 1, 5, "not available"),
+    ("f = globals\n", "not_allowed", 1, 5, "not available"),
     ("t = vars(1)\n", "not_allowed", 1, 5, "not available"),
     ("x = __import__('os')\n", "not_allowed", 1, 5, "'__'"),
     ("x = y\n", "not_allowed", 1, 5, "not defined"),

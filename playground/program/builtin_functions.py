@@ -18,7 +18,8 @@ _FUNCTIONS = ("print", "len", "abs", "float", "int", "bool", "round", "min", "ma
               "list", "tuple", "str", "range", "isinstance", "sorted", "any", "all", "map",
               "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
               "staticmethod", "classmethod", "property", "iter", "next", "divmod", "chr", "ord",
-              "callable", "pow", "hash", "format", "object", "type")
+              "callable", "pow", "hash", "format", "object", "type", "getattr", "hasattr",
+              "setattr", "delattr")
 BUILTIN_NAMES = _FUNCTIONS + tuple(EXCEPTIONS)
 
 # the Python type each conversion builtin stands for (isinstance(x, int) works)
@@ -283,6 +284,48 @@ class Builtins:
 
     def _object(self):
         return object()
+
+    # getattr and friends go through the interpreter's own attribute rules, exactly as
+    # `obj.name` written out would (the name is only known when the call runs)
+    @staticmethod
+    def _attr_name(name, fn: str) -> str:
+        if not isinstance(name, str):
+            raise TypeError(f"{fn}(): attribute name must be string, not "
+                            f"'{type(name).__name__}'")
+        return name
+
+    def _getattr(self, obj, name, *default):
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        name = self._attr_name(name, "getattr")
+        try:
+            return self.run.get_attr(obj, name, self.run.node)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def _hasattr(self, obj, name):
+        name = self._attr_name(name, "hasattr")
+        try:
+            self.run.get_attr(obj, name, self.run.node)
+        except AttributeError:
+            return False
+        return True
+
+    def _setattr(self, obj, name, value):
+        name = self._attr_name(name, "setattr")
+        if name.startswith("__"):
+            raise self.run.not_allowed(self.run.node, f"attributes starting with '__' are not "
+                                       f"allowed (.{name})")
+        self.run.set_attr(obj, name, value, self.run.node)
+
+    def _delattr(self, obj, name):
+        name = self._attr_name(name, "delattr")
+        if name.startswith("__"):
+            raise self.run.not_allowed(self.run.node, f"attributes starting with '__' are not "
+                                       f"allowed (.{name})")
+        self.run.set_attr(obj, name, None, self.run.node, delete=True)
 
     def _type(self, obj, *more):
         if more:
