@@ -1,38 +1,58 @@
-"""Load test of the server host: N sessions on one server process, each editing and running
-programs, while one more session runs a program that uses its whole time budget.
+"""Load test of the server: N sessions on one `gradplay serve`, each a websocket client speaking
+Bokeh's own protocol, editing and running programs, while the server's memory is watched.
 
-    python bench/load_sessions.py                      # N = 20 and 50, 60 s each
-    python bench/load_sessions.py --sessions 20 --seconds 30 --workers 2 --runaway
+    python bench/load_sessions.py                                   # N = 20, 50, 100; 60 s each
+    python bench/load_sessions.py --sessions 20 --seconds 30 --num-procs 2
+    python bench/load_sessions.py --sessions 20 --runaway           # one session hogs the pool
 
-Each session is the Panel app's component (`playground.app.Playground`) answering through the
-process's worker pool on one asyncio event loop, exactly as `panel serve` runs it, minus the
-websocket: requests are the UI's own (`run`, `edit`) and replies are sent with `_send_msg`. It
-reports the edit-to-reply latency (p50, p95), errors, the server process's memory (its own and
-its workers') before, during and after the sessions, and how late the event loop ran a 10 ms
-timer (what every other session's UI would wait for). With --runaway, one extra session runs,
-again and again, a program the pool must kill at its deadline; the figure that matters is then
-the other sessions' p95.
+It starts `python -m playground serve --no-browser` itself (on a free port, with --num-procs N),
+then opens N sessions the way a browser's page does after loading /app: a websocket to /app/ws
+carrying a session token, `PULL-DOC-REQ` for the document, and then the UI's requests
+(docs/host-protocol.md) sent as the UI sends them, as a `data_event` of the playground's model
+in a `PATCH-DOC`; the server's reply comes back as an `esm_event` in a `PATCH-DOC`. So the
+figures include the websocket, Bokeh's and Panel's handling of both messages, the component's
+hand-off to the worker pool and the pool's round trip: everything but the page's drawing.
 
-Not a test: it prints figures. The machine's load changes them; compare runs made together.
+Each session asks for `hello` and runs a program, then, for the given seconds, waits (a person
+reading, --think seconds on average) and sends an edit or a changed program. It reports the
+edit-to-reply latency (p50, p95, max), errors (error replies, timelines with an error, replies
+that never came, sessions that could not connect), and the proportional memory (PSS, so forked
+processes are not counted twice) of the server's whole process tree (the server processes and
+their worker pools): before the sessions (after one warm-up round has started the pools), the
+peak while they run, and after they close, once the server has discarded them (Bokeh discards a
+session whose websocket closed on its next check after `--unused-session-lifetime`: 15-32 s with
+the defaults `gradplay serve` keeps; "after s" is how long the memory took to come back within
+10% of the baseline, or 90 if it did not). The machine's load average is printed next to each
+row: on a shared machine it is most of the story.
+
+With --runaway, one more session runs, again and again, a program the pool must kill at its
+deadline; the figure that matters is then the other sessions' p95.
+
+Not a test: it prints figures (and with --json, writes them). Compare runs made together.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
+import itertools
 import json
 import os
 import random
+import socket
+import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bokeh.protocol import Protocol
+from bokeh.protocol.receiver import Receiver
+from bokeh.util.token import generate_jwt_token, generate_session_id
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
 
-from playground.app import Playground  # noqa: E402
-from playground.pool import WorkerPool, pool_size  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PROGRAM = ("import torch\nx = torch.tensor([2.0, 3.0], requires_grad=True)\n"
            "w = torch.tensor([0.5, -1.0], requires_grad=True)\ny = (x * w).sum()\n"
@@ -44,50 +64,215 @@ EDITS = [
 ]
 # One statement the interpreter's clock cannot interrupt: it runs until the pool kills it.
 RUNAWAY = "import torch\na = torch.ones(300, 300)\nprint([a] * 1000)\n"
+REPLY_TIMEOUT = 60.0  # seconds: a reply later than this counts as lost
+DISCARD_S = 35  # Bokeh's defaults: a closed session is gone 15 + up to 17 s after it closed
 
 
-def rss_mb(pids) -> float:
-    total = 0
-    for pid in pids:
+# == the server and its memory ======================================================================
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, num_procs: int, log_path: Path) -> subprocess.Popen:
+    """`gradplay serve` (python -m playground serve) as a person starts it."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, "-m", "playground", "serve", "--no-browser", "--port", str(port),
+            "--num-procs", str(num_procs)]
+    log = open(log_path, "w")
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server stopped: see {log_path}")
         try:
-            with open(f"/proc/{pid}/status") as f:
-                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/app", timeout=5) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.5)
+    raise RuntimeError("the server did not answer within 120 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    # Its own process group (start_new_session): the forked server processes and their
+    # workers go with it.
+    try:
+        os.killpg(proc.pid, 15)
+        proc.wait(20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+def process_tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def pss_mb(root: int) -> float:
+    """The proportional set size of the process tree under `root`, in MB."""
+    total = 0
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("Pss:"))
         except (OSError, StopIteration):
             pass
     return total / 1024
 
 
-class Session:
-    """One browser session: its component, its replies, its latencies."""
+def load_average() -> str:
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
-    def __init__(self, pool: WorkerPool):
-        self.component = Playground(pool=pool)
-        self.pool = pool
+
+# == one session: Bokeh's protocol over a websocket ====================================================
+
+def _map(value):
+    """A value as BokehJS encodes it in an event: a dict as a `map` (its keys may be anything)."""
+    if isinstance(value, dict):
+        return {"type": "map", "entries": [[k, _map(v)] for k, v in value.items()]}
+    if isinstance(value, list):
+        return [_map(v) for v in value]
+    return value
+
+
+def _objects(rep, found: dict) -> dict:
+    """Every model in a document's JSON: name -> id (the first of each name)."""
+    if isinstance(rep, dict):
+        if rep.get("type") == "object" and "name" in rep and "id" in rep:
+            found.setdefault(rep["name"], rep["id"])
+        for v in rep.values():
+            _objects(v, found)
+    elif isinstance(rep, list):
+        for v in rep:
+            _objects(v, found)
+    return found
+
+
+def _reply_text(message) -> str | None:
+    """The playground's reply carried by a PATCH-DOC from the server, if it carries one."""
+    for event in message.content.get("events", []):
+        data = event.get("msg_data") or {}
+        if event.get("kind") != "MessageSent" or data.get("name") != "esm_event":
+            continue
+        values = data.get("values", {})
+        pairs = values.get("entries", []) if values.get("type") == "map" else values.items()
+        for key, value in pairs:
+            if key == "data" and isinstance(value, str):
+                return value
+    return None
+
+
+class Session:
+    """One browser session, as the server sees it: a websocket and the UI's requests."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, port: int):
+        self.port = port
+        self.ws = None
+        self.model = None
         self.waiting: dict = {}
         self.latencies: list[float] = []
         self.errors = 0
-        self.component._send_msg = self._receive
-        self.next_id = 0
+        self.lost = 0
+        self.reader = None
 
-    def _receive(self, text: str) -> None:
-        reply = json.loads(text)
-        future = self.waiting.pop(reply.get("id"), None)
-        if future is not None and not future.done():
-            future.set_result(reply)
+    async def connect(self) -> None:
+        session_id = generate_session_id()
+        request = HTTPRequest(f"ws://127.0.0.1:{self.port}/app/ws",
+                              headers={"Origin": f"http://127.0.0.1:{self.port}"})
+        self.ws = await websocket_connect(
+            request, subprotocols=["bokeh", generate_jwt_token(session_id)],
+            max_message_size=64 * 1024 * 1024)
+        self.receiver = Receiver(Protocol())
+        ack = await self._read()
+        if ack is None or ack.msgtype != "ACK":
+            raise RuntimeError(f"no ACK from the server: {ack and ack.msgtype}")
+        await self._send("PULL-DOC-REQ", {})
+        doc = await self._read()
+        if doc is None or doc.msgtype != "PULL-DOC-REPLY":
+            raise RuntimeError("no document from the server")
+        models = _objects(doc.content["doc"], {})
+        self.model = models.get("panel.models.esm.ReactiveESM")
+        if self.model is None:
+            raise RuntimeError(f"no playground in the document: {sorted(models)}")
+        self.reader = asyncio.ensure_future(self._read_replies())
 
-    async def ask(self, request: dict) -> tuple[dict, float]:
-        self.next_id += 1
-        request = {**request, "id": self.next_id}
+    async def _read(self):
+        while True:
+            frame = await self.ws.read_message()
+            if frame is None:
+                return None
+            message = await self.receiver.consume(frame)
+            if message is not None:
+                return message
+
+    async def _send(self, msgtype: str, content: dict) -> None:
+        header = {"msgid": f"c{next(self._ids)}", "msgtype": msgtype}
+        for part in (header, {}, content):
+            await self.ws.write_message(json.dumps(part, separators=(",", ":")))
+
+    async def _read_replies(self) -> None:
+        while True:
+            message = await self._read()
+            if message is None:
+                return
+            if message.msgtype == "ERROR":
+                self.errors += 1
+                continue
+            text = _reply_text(message)
+            if text is None:
+                continue
+            reply = json.loads(text)
+            future = self.waiting.pop(reply.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(reply)
+
+    async def ask(self, request: dict) -> tuple[dict | None, float]:
+        """Send one request as the UI does (model.send_msg) and wait for its reply."""
+        rid = next(self._ids)
         future = asyncio.get_running_loop().create_future()
-        self.waiting[self.next_id] = future
+        self.waiting[rid] = future
+        event = {"type": "event", "name": "data_event",
+                 "values": {"type": "map", "entries": [["model", {"id": self.model}],
+                                                       ["data", _map({**request, "id": rid})]]}}
         start = time.perf_counter()
-        await self.component.answer_async(request, self.pool)
-        reply = await future
+        await self._send("PATCH-DOC", {"events": [{"kind": "MessageSent",
+                                                   "msg_type": "bokeh_event",
+                                                   "msg_data": event}]})
+        try:
+            reply = await asyncio.wait_for(future, REPLY_TIMEOUT)
+        except TimeoutError:
+            self.waiting.pop(rid, None)
+            self.lost += 1
+            return None, time.perf_counter() - start
         return reply, time.perf_counter() - start
 
     async def work(self, until: float, think: float) -> None:
+        await self.ask({"type": "hello"})
         reply, _ = await self.ask({"type": "run", "program": PROGRAM})
-        program = reply.get("program", PROGRAM)
+        program = (reply or {}).get("program", PROGRAM)
         while time.perf_counter() < until:
             await asyncio.sleep(random.uniform(0.5, 1.5) * think)
             request = random.choice([
@@ -95,6 +280,8 @@ class Session:
                 {"type": "edit", "program": PROGRAM, "edit": random.choice(EDITS)},
             ])
             reply, seconds = await self.ask(request)
+            if reply is None:
+                continue
             self.latencies.append(seconds)
             if reply["type"] == "error" or (reply.get("timeline") or {}).get("error"):
                 self.errors += 1
@@ -103,16 +290,20 @@ class Session:
         kills = 0
         while time.perf_counter() < until:
             reply, _ = await self.ask({"type": "run", "program": RUNAWAY})
-            kills += reply["type"] == "error" and reply["error"]["kind"] == "limit"
+            kills += bool(reply) and reply["type"] == "error" and reply["error"]["kind"] == "limit"
         return kills
 
+    async def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+        if self.reader is not None:
+            try:
+                await asyncio.wait_for(self.reader, 5)
+            except (TimeoutError, Exception):  # noqa: BLE001  (closing: whatever it was)
+                pass
 
-async def loop_lag(until: float, lags: list) -> None:
-    while time.perf_counter() < until:
-        start = time.perf_counter()
-        await asyncio.sleep(0.01)
-        lags.append(time.perf_counter() - start - 0.01)
 
+# == a run ===========================================================================================
 
 def pct(values, q) -> float:
     if not values:
@@ -121,63 +312,141 @@ def pct(values, q) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, nargs="*", default=[20, 50])
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=pool_size() or 1,
-                        help="worker processes (default: the server's, see playground/pool.py)")
-    parser.add_argument("--think", type=float, default=2.0,
-                        help="mean seconds a person waits between edits (default 2)")
-    parser.add_argument("--runaway", action="store_true",
-                        help="one more session runs a program the pool must kill, all along")
-    args = parser.parse_args()
-    print(f"{'N':>4} {'workers':>7} {'runaway':>7} {'edits':>6} {'p50 ms':>8} {'p95 ms':>8} "
-          f"{'errors':>6} {'loop p95 ms':>11} {'kills':>5} {'MB before':>9} {'MB peak':>8} "
-          f"{'MB after':>8}")
-    for n in args.sessions:
-        sessions_latencies = []
-        out = asyncio.run(_measure(n, args, sessions_latencies))
-        print(f"{n:>4} {args.workers:>7} {'yes' if args.runaway else 'no':>7} "
-              f"{len(sessions_latencies):>6} {pct(sessions_latencies, 0.5):>8.0f} "
-              f"{pct(sessions_latencies, 0.95):>8.0f} {out['errors']:>6} "
-              f"{pct(out['lags'], 0.95):>11.1f} {out['kills']:>5} {out['before']:>9.0f} "
-              f"{out['peak']:>8.0f} {out['after']:>8.0f}", flush=True)
+async def _open(port: int, n: int, at_once: int = 10) -> tuple[list[Session], int]:
+    """n sessions, at most `at_once` connecting at a time (a class arriving, not one instant)."""
+    gate = asyncio.Semaphore(at_once)
+    sessions, failed = [], 0
+
+    async def one():
+        nonlocal failed
+        async with gate:
+            session = Session(port)
+            try:
+                await session.connect()
+                sessions.append(session)
+            except Exception as e:  # noqa: BLE001  (a refused session is a figure, not a crash)
+                failed += 1
+                print(f"  a session could not connect: {type(e).__name__}: {e}", file=sys.stderr)
+
+    await asyncio.gather(*(one() for _ in range(n)))
+    return sessions, failed
 
 
-async def _measure(n: int, args, latencies_out: list) -> dict:
-    pool = WorkerPool(args.workers)
-    while len(pool.pids()) < args.workers:
-        await asyncio.sleep(0.1)
-    pids = [os.getpid()]
-    before = rss_mb(pids + pool.pids())
-    sessions = [Session(pool) for _ in range(n)]
+async def _warm_up(port: int, num_procs: int) -> None:
+    """Sessions enough to reach every server process, so each starts its worker pool before
+    the baseline is taken (a pool starts on its process's first session)."""
+    sessions, _ = await _open(port, 4 * num_procs)
+    await asyncio.gather(*(s.ask({"type": "run", "program": PROGRAM}) for s in sessions))
+    await asyncio.gather(*(s.close() for s in sessions))
+
+
+async def _settle(root: int, seconds: float) -> float:
+    """The tree's memory once the warm-up's sessions are discarded and it has stopped falling
+    (or after `seconds` more)."""
+    await asyncio.sleep(DISCARD_S)
+    deadline = time.monotonic() + seconds
+    last = pss_mb(root)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(3)
+        now = pss_mb(root)
+        if abs(now - last) < 0.5:
+            return now
+        last = now
+    return last
+
+
+async def measure(port: int, root: int, n: int, args) -> dict:
+    await _warm_up(port, args.num_procs)
+    before = await _settle(root, 30)
+    load_before = load_average()
+    t0 = time.perf_counter()
+    sessions, failed = await _open(port, n)
+    connect_s = time.perf_counter() - t0
     until = time.perf_counter() + args.seconds
-    lags: list[float] = []
-    peak = before
+    peak, samples = before, []
 
     async def sample():
         nonlocal peak
         while time.perf_counter() < until:
-            peak = max(peak, rss_mb(pids + pool.pids()))
-            await asyncio.sleep(1.0)
+            mb = pss_mb(root)
+            samples.append(mb)
+            peak = max(peak, mb)
+            await asyncio.sleep(2.0)
 
-    hog = Session(pool) if args.runaway else None
-    jobs = [s.work(until, args.think) for s in sessions] + [loop_lag(until, lags), sample()]
-    if hog:
+    hog = None
+    if args.runaway:
+        hog_list, _ = await _open(port, 1)
+        hog = hog_list[0] if hog_list else None
+    jobs = [s.work(until, args.think) for s in sessions] + [sample()]
+    if hog is not None:
         jobs.append(hog.run_away(until))
     results = await asyncio.gather(*jobs)
-    kills = results[-1] if hog else 0
-    for s in sessions:
-        latencies_out.extend(s.latencies)
+    kills = results[-1] if hog is not None else 0
+    load_during = load_average()
+    latencies = [x for s in sessions for x in s.latencies]
     errors = sum(s.errors for s in sessions)
-    del sessions, hog
-    gc.collect()
-    await asyncio.sleep(2.0)
-    after = rss_mb(pids + pool.pids())
-    pool.close()
-    return {"lags": lags, "before": before, "peak": peak, "after": after, "errors": errors,
-            "kills": kills}
+    lost = sum(s.lost for s in sessions)
+    closing = list(sessions) + ([hog] if hog is not None else [])
+    await asyncio.gather(*(s.close() for s in closing))
+    t_closed = time.perf_counter()
+    after = before
+    # Bokeh discards closed sessions on its next check; wait until the memory is back within
+    # 10% of the baseline, or give up after 90 s and report what it was.
+    while time.perf_counter() - t_closed < 90:
+        await asyncio.sleep(2)
+        after = pss_mb(root)
+        if after <= before * 1.10:
+            break
+    return {
+        "sessions": n, "num_procs": args.num_procs, "runaway": bool(args.runaway),
+        "seconds": args.seconds, "think": args.think, "connected": len(sessions),
+        "connect_failed": failed, "connect_s": round(connect_s, 1),
+        "requests": len(latencies), "p50_ms": round(pct(latencies, 0.5), 1),
+        "p95_ms": round(pct(latencies, 0.95), 1), "max_ms": round(pct(latencies, 1.0), 1),
+        "errors": errors, "lost": lost, "kills": kills,
+        "mb_before": round(before), "mb_peak": round(peak), "mb_after": round(after),
+        "after_s": round(time.perf_counter() - t_closed), "load_before": load_before,
+        "load_during": load_during,
+    }
+
+
+COLUMNS = [("N", "sessions", 4), ("procs", "num_procs", 5), ("runaway", "runaway", 7),
+           ("conn", "connected", 4), ("conn s", "connect_s", 6), ("reqs", "requests", 5),
+           ("p50 ms", "p50_ms", 7), ("p95 ms", "p95_ms", 7), ("max ms", "max_ms", 7),
+           ("errors", "errors", 6), ("lost", "lost", 4), ("kills", "kills", 5),
+           ("MB before", "mb_before", 9), ("MB peak", "mb_peak", 7), ("MB after", "mb_after", 8),
+           ("after s", "after_s", 7), ("load before", "load_before", 15),
+           ("load during", "load_during", 15)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, nargs="*", default=[20, 50, 100])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--num-procs", type=int, default=1,
+                        help="server processes (gradplay serve --num-procs; default 1)")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="mean seconds a person waits between edits (default 2)")
+    parser.add_argument("--runaway", action="store_true",
+                        help="one more session runs a program the pool must kill, all along")
+    parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    args = parser.parse_args()
+
+    port = free_port()
+    log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"gradplay-load-{port}.log"
+    server = start_server(port, args.num_procs, log_path)
+    rows = []
+    try:
+        print(" ".join(f"{title:>{width}}" for title, _, width in COLUMNS), flush=True)
+        for n in args.sessions:
+            row = asyncio.run(measure(port, server.pid, n, args))
+            rows.append(row)
+            print(" ".join(f"{str(row[key]):>{width}}" for _, key, width in COLUMNS), flush=True)
+    finally:
+        stop_server(server)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"(server log: {log_path})")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ workflow runs (.github/workflows/pages.yml: `python -m playground site OUT --bas
 served under that sub-path, opened from a share link, twice in one browser profile: a first
 (cold) visit and a second (warm) one, with the browser's caches on disk as a reader's are (a
 persistent profile: an incognito-like context keeps no compiled WebAssembly between visits).
+The first visit keeps a snapshot of Python in the Cache API once it is idle; the test waits for
+it, and the second visit must start from it (docs/site.md, "Second visit").
 
 Load times are recorded in artifacts/e2e/site-load.json and printed, not asserted (docs/site.md
 has the figures): `first_graph_at` is the whole wait, from navigation to the link's graph on
@@ -28,8 +30,13 @@ BASE = "/gradplay/"
 PROGRAM = ("import torch\nw = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)\n"
            "x = torch.tensor([1.0, 3.0], requires_grad=True)\n"
            "h = (w @ x).tanh()\nloss = (h * h).sum()\nloss.backward()\n")
+SNAPSHOT_STORED = """async () => {
+    const cache = await caches.open("gradplay-python-snapshot");
+    return (await cache.keys()).some((r) => new URL(r.url).pathname.endsWith("/python-snapshot"));
+}"""
 KEEP = ("pyodide_ms", "engine_ms", "ready_ms", "first_graph_ms", "first_graph_after_pyodide_ms",
-        "first_draw_ms", "first_graph_at", "first_graph_since_start_ms")
+        "first_draw_ms", "first_graph_at", "first_graph_since_start_ms", "snapshot",
+        "snapshot_ms", "snapshot_bytes", "snapshot_read_ms", "unpack_ms")
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +66,12 @@ def _visit(context, url: str) -> dict:
     timings = page.evaluate("() => ({...window.__gradplay_timings})")
     play_to_end(page)
     grad = field(page, "x", "grad")
+    first = [{k: r.get(k) for k in ("type", "ms", "host_ms")} for r in timings.get("requests", [])[:2]]
+    # the worker keeps a snapshot of Python for the next visit once it has been idle a moment
+    page.wait_for_function(SNAPSHOT_STORED, timeout=60_000)
     page.close()
-    return {"grad_shown": bool(grad.strip()), **{k: timings.get(k) for k in KEEP}}
+    return {"grad_shown": bool(grad.strip()), **{k: timings.get(k) for k in KEEP},
+            "first_requests": first}
 
 
 def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
@@ -87,5 +98,7 @@ def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
     (ARTIFACTS / "site-load.json").write_text(json.dumps(result, indent=1))
     print("[site-load]", json.dumps(result))
     assert cold["grad_shown"] and warm["grad_shown"]
+    # the second visit starts Python from the snapshot the first one kept (docs/site.md)
+    assert cold["snapshot"] is None and warm["snapshot"] == "restored", (cold, warm)
     for visit in (cold, warm):
         assert visit["pyodide_ms"] and visit["first_graph_at"], visit

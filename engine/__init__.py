@@ -56,7 +56,7 @@ __version__ = "2.13.0+gradplay"
 # torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
 globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
-from . import nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
+from . import linalg, nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
 from .torch_names import TORCH_NAMES as _TORCH_NAMES  # noqa: E402
 
 

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -192,6 +193,43 @@ def panel_serve_args(address: str, port: int, num_procs: int, origins: list[str]
     return args
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc; elsewhere none are found)."""
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def _stop_on_sigterm() -> None:
+    """Make SIGTERM stop `serve` as Ctrl+C does, the forked server processes included.
+
+    With --num-procs N, Tornado forks the server processes and the first process only waits for
+    them: stopped by SIGTERM (`kill PID`, a service manager without process groups) it would
+    leave alone and they would go on serving the port. Ctrl+C reaches them all through the
+    terminal. The handler is inherited by the forked processes: each passes SIGTERM on to its own
+    children (the servers, or a server's workers), then stops as on Ctrl+C."""
+    def stop(signum, frame):
+        for pid in _children(os.getpid()):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _serve(args, hash_part: str = "") -> int:
     if args.num_procs < 0:
         raise CommandError("--num-procs is 1 or more (0: one per CPU core)")
@@ -209,6 +247,7 @@ def _serve(args, hash_part: str = "") -> int:
     argv = sys.argv
     sys.argv = ["panel", *panel_serve_args(args.address, port, args.num_procs, origins,
                                             site_dir())]
+    _stop_on_sigterm()
     try:
         panel_main()
     except KeyboardInterrupt:

@@ -34,6 +34,7 @@ MANIFEST_FORMAT = 1
 # .mjs in current releases and was .js before; whichever pyodide.mjs names is copied.
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
+STDLIB_ZIP = "python_stdlib.zip"  # replaced by one with bytecode for the modules in use
 BOKEH_FILES = ["bokeh.min.js", "bokeh-api.min.js"]
 
 # What goes into py.zip: the packages the worker imports, as source. engine/ is code only;
@@ -221,29 +222,39 @@ def python_sources(root: Path, entry: str = WORKER_ENTRY
     return entries, skipped
 
 
-def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print) -> tuple[bytes, dict]:
+def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print
+                     ) -> tuple[bytes, bytes, dict]:
     """py.zip with every module compiled for Pyodide's CPython, by Pyodide itself under Node.js
-    (scripts/compile_site_python.mjs), which also tries the result as the worker does."""
+    (scripts/compile_site_python.mjs), which also tries the result as the worker does; and
+    Pyodide's python_stdlib.zip with bytecode for the standard library modules in use (the npm
+    package ships them as source, which every page load would compile again)."""
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node.js is not on PATH: it runs Pyodide to compile the site's Python "
                          "for Pyodide's CPython (or pass --sources to ship the .py files)")
     with tempfile.TemporaryDirectory() as tmp:
         sources, compiled = Path(tmp, "sources.zip"), Path(tmp, "compiled.zip")
+        stdlib = Path(tmp, "python_stdlib.zip")
         sources.write_bytes(zip_bytes)
         done = subprocess.run([node, str(COMPILER), str(pyodide_dir.resolve()), str(sources),
-                               str(compiled)], capture_output=True, text=True, timeout=600)
-        if done.returncode != 0 or not compiled.is_file():
+                               str(compiled), str(stdlib)],
+                              capture_output=True, text=True, timeout=900)
+        if done.returncode != 0 or not compiled.is_file() or not stdlib.is_file():
             raise BuildError("compiling the site's Python with Pyodide failed:\n"
                              + (done.stderr or done.stdout).strip()[-3000:])
         summary = json.loads(done.stdout.strip().splitlines()[-1])
-        tried = summary.get("tried", {})
-        if (tried.get("hello"), tried.get("run"), tried.get("ok")) != ("hello", "result", True):
-            raise BuildError(f"the compiled Python did not answer as the worker needs: {tried}")
-        if tried.get("imported_from_source"):
-            raise BuildError("modules imported from source, not bytecode: "
-                             + ", ".join(tried["imported_from_source"]))
-        return compiled.read_bytes(), summary
+        for tried in (summary.get("tried", {}), summary.get("stdlib", {}).get("tried", {})):
+            if (tried.get("hello"), tried.get("run"), tried.get("ok")) != ("hello", "result",
+                                                                           True):
+                raise BuildError(f"the compiled Python did not answer as the worker needs: "
+                                 f"{tried}")
+            if tried.get("imported_from_source"):
+                raise BuildError("modules imported from source, not bytecode: "
+                                 + ", ".join(tried["imported_from_source"]))
+        if summary["stdlib"]["tried"].get("stdlib_from_source"):
+            raise BuildError("standard library modules the worker uses were still imported "
+                             "from source on the compiled python_stdlib.zip")
+        return compiled.read_bytes(), stdlib.read_bytes(), summary
 
 
 def make_zip(entries: list[tuple[str, Path]]) -> bytes:
@@ -286,9 +297,9 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
     pyodide_files, pyodide_version, lock_info = find_pyodide(pyodide_dir)
     bokeh_folder, bokeh_version = find_bokeh(bokeh_dir)
     entries, skipped = python_sources(root)
-    py_zip, compiled = make_zip(entries), None
+    py_zip, compiled, stdlib = make_zip(entries), None, None
     if bytecode:
-        py_zip, compiled = compile_bytecode(py_zip, pyodide_dir, log)
+        py_zip, stdlib, compiled = compile_bytecode(py_zip, pyodide_dir, log)
     with zipfile.ZipFile(io.BytesIO(py_zip)) as zf:
         python_files = zf.namelist()
 
@@ -306,6 +317,8 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         files["site.css"] = bundle_css.read_bytes()
     for name in pyodide_files:
         files[f"pyodide/{name}"] = (pyodide_dir / name).read_bytes()
+    if stdlib is not None:
+        files[f"pyodide/{STDLIB_ZIP}"] = stdlib
     for name in BOKEH_FILES:
         files[f"bokeh/{name}"] = (bokeh_folder / name).read_bytes()
 
@@ -337,8 +350,10 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         "python_files": python_files,
         # py.zip's modules: compiled by Pyodide's CPython (its version and bytecode magic), or
         # None when the sources are shipped (--sources)
-        "bytecode": None if compiled is None else {"python": compiled["python"],
-                                                    "magic": compiled["magic"]},
+        "bytecode": None if compiled is None else {
+            "python": compiled["python"], "magic": compiled["magic"],
+            # modules of Pyodide's python_stdlib.zip shipped as bytecode (the rest stay source)
+            "stdlib_modules": compiled["stdlib"]["modules"]},
         "files": [{"path": path, "bytes": len(files[path]), "sha256": _sha256(files[path])}
                   for path in sorted(files)],
         "total_bytes": sum(len(data) for data in files.values()),

@@ -2,21 +2,27 @@
 // very CPython (Pyodide under Node.js), so the magic number and the code objects are the ones
 // the browser's worker loads. Called by scripts/build_site.py:
 //
-//     node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip
+//     node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip]
 //
 // SOURCES.zip holds the modules the worker imports (.py) and their data files; OUT.zip holds
 // the same with every module.py replaced by module.pyc (sourceless: Python imports it in place
 // of the source; unchecked hash-based, PEP 552, so the same sources give the same bytes). Then
 // the compiled zip is tried the way the worker uses it: imported from /gradplay on the pure
 // backend, with a `hello` and a `run` answered. Prints a JSON summary on its last line.
+//
+// With STDLIB_OUT.zip it also writes Pyodide's python_stdlib.zip with bytecode for every module
+// of the standard library that Pyodide's start and that trial imported: the npm package ships the
+// standard library as source only, so otherwise every page load compiles those modules again
+// (most of loadPyodide's time in a browser). The other modules stay source, so the zip grows
+// only by what is used. A second Pyodide then starts on the new zip and tries the worker again.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [pyodideDir, sourcesZip, outZip] = process.argv.slice(2);
+const [pyodideDir, sourcesZip, outZip, stdlibOut] = process.argv.slice(2);
 if (!outZip) {
-  console.error("usage: node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip");
+  console.error("usage: node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip]");
   process.exit(2);
 }
 
@@ -46,6 +52,36 @@ def compile_zip(src_path, out_path, where):
         f.write(out.getvalue())
     return {"python": sys.version.split()[0], "magic": importlib.util.MAGIC_NUMBER.hex(),
             "modules": modules}
+
+STDLIB_ZIP = next(p for p in sys.path if p.endswith(".zip"))
+
+def stdlib_in_use():
+    """The standard library's modules imported so far from Pyodide's zip as source (not the
+    ones frozen into CPython itself, which name the zip as their file too)."""
+    return sorted(m.__name__ for m in list(sys.modules.values())
+                  if (getattr(m, "__file__", None) or "").startswith(STDLIB_ZIP + "/")
+                  and m.__file__.endswith(".py")
+                  and getattr(m.__spec__, "origin", None) != "frozen")
+
+def compile_stdlib(src_path, out_path, names):
+    wanted, out, modules = set(names), io.BytesIO(), 0
+    with zipfile.ZipFile(src_path) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            name, data = info.filename, src.read(info)
+            module = name[:-3].removesuffix("/__init__").replace("/", ".")
+            if name.endswith(".py") and module in wanted:
+                code = compile(data, f"{STDLIB_ZIP}/{name}", "exec", dont_inherit=True, optimize=0)
+                data = (importlib.util.MAGIC_NUMBER + HASH_BASED_UNCHECKED
+                        + importlib.util.source_hash(data) + marshal.dumps(code))
+                name += "c"
+                modules += 1
+            entry = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = info.external_attr
+            dst.writestr(entry, data, compresslevel=9)
+    with open(out_path, "wb") as f:
+        f.write(out.getvalue())
+    return {"modules": modules}
 `;
 
 // The worker's own start (static/site/worker.js), on the compiled files alone.
@@ -65,19 +101,36 @@ example = json.loads(handle_json(host, json.dumps(
 sources = [m.__name__ for m in list(sys.modules.values())
            if (getattr(m, "__file__", None) or "").endswith(".py")
            and m.__file__.startswith("/gradplay/")]
+stdlib_sources = [m.__name__ for m in list(sys.modules.values())
+                  if (getattr(m, "__file__", None) or "").endswith(".py")
+                  and m.__file__.startswith(next(p for p in sys.path if p.endswith(".zip")) + "/")
+                  and getattr(m.__spec__, "origin", None) != "frozen"]
 json.dumps({"hello": hello["type"], "run": run["type"], "ok": run["timeline"]["ok"],
-            "example": example["type"], "imported_from_source": sources})
+            "example": example["type"], "imported_from_source": sources,
+            "stdlib_from_source": stdlib_sources})
 `;
 
 const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({
+const start = (options = {}) => loadPyodide({
   indexURL: resolve(pyodideDir) + "/",
   stdout: () => {},
   stderr: (line) => console.error(line),
+  ...options,
 });
+const pyodide = await start();
 pyodide.FS.writeFile("/in.zip", readFileSync(sourcesZip));
 pyodide.runPython(COMPILE);
 const summary = JSON.parse(pyodide.runPython(`json.dumps(compile_zip("/in.zip", "/out.zip", "/gradplay"))`));
 const tried = JSON.parse(pyodide.runPython(TRY));
-writeFileSync(outZip, pyodide.FS.readFile("/out.zip"));
+const compiled = pyodide.FS.readFile("/out.zip");
+writeFileSync(outZip, compiled);
+if (stdlibOut) {
+  const stdlib = JSON.parse(pyodide.runPython(
+    `json.dumps(compile_stdlib(STDLIB_ZIP, "/stdlib.zip", stdlib_in_use()))`));
+  writeFileSync(stdlibOut, pyodide.FS.readFile("/stdlib.zip"));
+  // The worker's start once more, on a Pyodide that reads the new standard library zip.
+  const second = await start({ stdLibURL: resolve(stdlibOut) });
+  second.FS.writeFile("/out.zip", compiled);
+  summary.stdlib = { ...stdlib, tried: JSON.parse(second.runPython(TRY)) };
+}
 console.log(JSON.stringify({ ...summary, tried }));

@@ -156,3 +156,45 @@ def test_joining_lists_of_tensors(name, shape_list, dtype, dim):
 def test_tensor_from_python_numbers(data, dtype):
     _check(lambda lib, d: lib.tensor(data, dtype=None if d is None else getattr(lib, d)),
            lambda lib: (dtype,))
+
+
+# -- the reductions, scans, norms, sorting and % // of issue 11 --------------------------------
+
+REDUCE_UNARY = ["prod", "norm", "median", "sort", "argsort", "msort", "mode"]
+REDUCE_WITH_DIM = ["prod", "cumsum", "cumprod", "median", "sort", "argsort", "mode", "norm",
+                   "kthvalue", "topk"]
+REDUCE_BINARY = ["remainder", "fmod", "floor_divide"]
+
+
+@FUZZ
+@given(st.sampled_from(REDUCE_UNARY), shapes, st.sampled_from(DTYPES), st.integers(0, 9))
+def test_reductions_and_sorting_without_a_dim(name, shape, dtype, seed):
+    _check(lambda lib, a: getattr(lib, name)(a), lambda lib: (_make(lib, shape, dtype, seed),),
+           name)
+
+
+@FUZZ
+@given(st.sampled_from(REDUCE_WITH_DIM), shapes, st.sampled_from(DTYPES), dims, st.booleans(),
+       st.integers(0, 9), st.integers(-1, 4))
+def test_reductions_and_sorting_with_a_dim(name, shape, dtype, dim, flag, seed, k):
+    calls = {
+        "prod": lambda lib, a: a.prod(dim, keepdim=flag),
+        "cumsum": lambda lib, a: a.cumsum(dim),
+        "cumprod": lambda lib, a: lib.cumprod(a, dim),
+        "median": lambda lib, a: a.median(dim, keepdim=flag),
+        "sort": lambda lib, a: a.sort(dim, descending=flag),
+        "argsort": lambda lib, a: a.argsort(dim, descending=flag),
+        "mode": lambda lib, a: a.mode(dim, keepdim=flag),
+        "norm": lambda lib, a: a.norm(dim=dim, keepdim=flag),
+        "kthvalue": lambda lib, a: a.kthvalue(k, dim, keepdim=flag),
+        "topk": lambda lib, a: a.topk(k, dim, largest=flag),
+    }
+    _check(calls[name], lambda lib: (_make(lib, shape, dtype, seed),), name)
+
+
+@FUZZ
+@given(st.sampled_from(REDUCE_BINARY), shapes, shapes, st.sampled_from(DTYPES),
+       st.sampled_from(DTYPES), st.integers(0, 9))
+def test_remainder_fmod_floor_divide(name, sa, sb, da, db, seed):
+    _check(lambda lib, a, b: getattr(lib, name)(a, b),
+           lambda lib: (_make(lib, sa, da, seed), _make(lib, sb, db, seed + 1)), name)

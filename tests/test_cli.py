@@ -7,9 +7,12 @@ installed wheel); here the parts that decide what is served and written.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +119,51 @@ def test_version_and_module_entry_point():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"gradplay {__version__}"
+
+
+def test_sigterm_stops_serve_with_every_forked_server_process(tmp_path):
+    # With --num-procs, Tornado forks the servers and the first process only waits for them;
+    # a SIGTERM to it (kill PID) must not leave them serving the port on their own.
+    port = cli._check_port("127.0.0.1", 0)
+    proc = subprocess.Popen([sys.executable, "-m", "playground", "serve", "--no-browser",
+                             "--port", str(port), "--num-procs", "2"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        forked: list[int] = []
+        while len(forked) < 2 and time.monotonic() < deadline:
+            assert proc.poll() is None, "serve stopped by itself"
+            forked = cli._children(proc.pid)
+            time.sleep(0.5)
+        assert len(forked) == 2, forked
+        _wait_listening(port, deadline)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+        gone = time.monotonic() + 60
+        while any(_alive(pid) for pid in forked) and time.monotonic() < gone:
+            time.sleep(0.2)
+        assert not [pid for pid in forked if _alive(pid)]
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(10)
+
+
+def _wait_listening(port: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.5)
+    raise AssertionError(f"nothing listens on port {port}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has stopped
+    except OSError:
+        return False

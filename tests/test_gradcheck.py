@@ -316,6 +316,44 @@ CASES = [
     # a composite: an MLP-like chain through many ops at once
     Case("composite_mlp", lambda T, x, w, b: ((x @ w + b).tanh() @ w.t()).sigmoid().mean(0),
          (4, 3), (3, 3), (3,)),
+    # % and fmod, away from their jumps (where a / b is a whole number)
+    Case("remainder_broadcast", lambda T, a, b: a % b,
+         values=([[5.3, -3.7, 7.1], [1.1, 4.4, -0.6]], [2.2, 2.9, -2.6])),
+    Case("remainder_number", lambda T, a: a % 1.7, values=([0.5, -0.4, 2.1, 3.9],)),
+    Case("fmod_tensors", lambda T, a, b: T.fmod(a, b),
+         values=([5.3, -3.7, 7.1, -0.6], [2.2, 2.9, -2.6, 0.9])),
+    Case("fmod_number", lambda T, a: a.fmod(-1.3), values=([0.5, -0.4, 2.1, -3.1],)),
+    # products and running totals, with the zeros torch treats specially
+    Case("prod_all", lambda T, a: a.prod(), (2, 3)),
+    Case("prod_dim", lambda T, a: a.prod(1), (3, 4)),
+    Case("prod_keepdim", lambda T, a: T.prod(a, 0, keepdim=True), (3, 2)),
+    Case("prod_one_zero", lambda T, a: a.prod(), values=([1.5, 0.0, -2.0, 0.7],)),
+    Case("prod_two_zeros", lambda T, a: a.prod(), values=([1.5, 0.0, -2.0, 0.0],)),
+    Case("prod_dim_zeros", lambda T, a: a.prod(-1),
+         values=([[1.5, 0.0, -2.0], [0.0, 0.0, 3.0], [1.2, -0.8, 2.0]],)),
+    Case("cumsum_dim1", lambda T, a: a.cumsum(1), (2, 4)),
+    Case("cumsum_dim0_squared", lambda T, a: a.cumsum(0) ** 2, (3, 2)),
+    Case("cumprod_dim1", lambda T, a: a.cumprod(1), (2, 4)),
+    Case("cumprod_zeros", lambda T, a: T.cumprod(a, 0),
+         values=([[1.5, 0.0], [0.0, 2.0], [-1.2, 0.0], [0.7, 1.3]],)),
+    # norms (away from 0, where |x| has its kink)
+    Case("norm_2", lambda T, a: a.norm(), (3, 4)),
+    Case("norm_dim1_keepdim", lambda T, a: a.norm(dim=1, keepdim=True), (3, 4)),
+    Case("norm_p1", lambda T, a: a.norm(p=1), (2, 3)),
+    Case("norm_p3_dim0", lambda T, a: T.linalg.vector_norm(a, 3, dim=0), (3, 2)),
+    Case("norm_p1_5", lambda T, a: T.linalg.vector_norm(a, 1.5), (4,)),
+    Case("norm_p_half", lambda T, a: a.norm(p=0.5, dim=-1), (2, 3)),
+    Case("norm_inf", lambda T, a: a.norm(p=float("inf"), dim=1), (3, 4)),
+    Case("linalg_norm_ord1", lambda T, a: T.linalg.norm(a, 1), (3, 3)),
+    Case("linalg_norm_ord_inf", lambda T, a: T.linalg.norm(a, float("inf")), (3, 3)),
+    Case("matrix_norm_fro", lambda T, a: T.linalg.matrix_norm(a), (2, 2, 3)),
+    # sorting and selection (distinct values: no ties)
+    Case("sort_values", lambda T, a: a.sort(dim=0).values * a, (3, 2)),
+    Case("topk_values", lambda T, a: a.topk(2).values, (2, 4)),
+    Case("median_all", lambda T, a: a.median(), (3, 3)),
+    Case("median_dim", lambda T, a: a.median(1).values, (3, 4)),
+    Case("kthvalue_keepdim", lambda T, a: a.kthvalue(2, 0, keepdim=True).values, (3, 2)),
+    Case("mode_values", lambda T, a: a.mode().values, (2, 3)),
 ]
 
 IDS = [c.name for c in CASES]
@@ -351,6 +389,10 @@ SECOND = [
     "maximum", "amax_dim", "max_dim", "composite_mlp", "unbind_rows", "iterate_rows",
     "setitem_index_tensor", "setitem_bool_mask_number", "setitem_view_copyslices",
     "index_put_accumulate",
+    "remainder_broadcast", "fmod_tensors", "prod_all", "prod_dim", "prod_one_zero",
+    "prod_two_zeros", "prod_dim_zeros", "cumsum_dim0_squared", "cumprod_dim1", "cumprod_zeros",
+    "norm_2", "norm_dim1_keepdim", "norm_p3_dim0", "norm_p1_5", "norm_p_half",
+    "matrix_norm_fro", "sort_values", "median_dim",
 ]
 
 

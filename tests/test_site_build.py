@@ -197,8 +197,8 @@ def test_py_zip_compiled_by_pyodide_is_bytecode_the_worker_imports(tmp_path):
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     entries, _ = build_site.python_sources(ROOT)
-    compiled, summary = build_site.compile_bytecode(build_site.make_zip(entries),
-                                                    ROOT / "node_modules" / "pyodide")
+    compiled, stdlib, summary = build_site.compile_bytecode(build_site.make_zip(entries),
+                                                            ROOT / "node_modules" / "pyodide")
     names = zipfile.ZipFile(io.BytesIO(compiled)).namelist()
     assert sorted(names) == sorted(n + "c" if n.endswith(".py") else n for n, _ in entries)
     lock = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
@@ -208,6 +208,18 @@ def test_py_zip_compiled_by_pyodide_is_bytecode_the_worker_imports(tmp_path):
     assert header[:4].hex() == summary["magic"] and header[4:8] == b"\1\0\0\0"
     # compile_bytecode itself ran the worker's start on the result and refuses otherwise
     assert summary["tried"]["imported_from_source"] == []
+    # Pyodide's standard library: the same entries, with bytecode in place of the sources of the
+    # modules the worker used (the rest stay source), and a second start on it found none of
+    # those imported from source
+    original = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip").namelist()
+    with zipfile.ZipFile(io.BytesIO(stdlib)) as zf:
+        names = zf.namelist()
+        compiled_modules = [n for n in names if n.endswith(".pyc")]
+        assert zf.read("json/decoder.pyc")[:8] == header
+    assert sorted(n[:-1] if n.endswith(".pyc") else n for n in names) == sorted(original)
+    assert len(compiled_modules) == summary["stdlib"]["modules"]
+    assert 20 < len(compiled_modules) < len(original) / 2
+    assert summary["stdlib"]["tried"]["stdlib_from_source"] == []
 
 
 def test_py_zip_runs_the_host_on_the_pure_backend(tmp_path, site):

@@ -24,7 +24,7 @@ from collections import namedtuple
 Entry = namedtuple("Entry", "name group meaning")
 
 # groups: "constant", "creation", "conversion", "metadata", "unary", "binary", "compare",
-# "select", "reduction", "argreduction", "softmax", "linalg", "shape", "index"; the parity
+# "select", "reduction", "argreduction", "scan", "softmax", "linalg", "shape", "index"; the parity
 # tests call every function of a group the same way (a new "unary" entry is compared
 # without writing a test)
 CONTRACT = (
@@ -116,6 +116,13 @@ CONTRACT = (
     Entry("mul", "binary", "mul(a, b)"),
     Entry("div", "binary", "div(a, b): true division (ints give float64)"),
     Entry("pow", "binary", "pow(a, b): a ** b; int64 wraps"),
+    Entry("fmod", "binary", "fmod(a, b): C's fmod, the remainder of a / b rounded toward zero (the "
+          "sign of a); integers: a % b truncated, 0 when b is 0 (the engine raises first)"),
+    Entry("remainder", "binary", "remainder(a, b): fmod(a, b), plus b where that is nonzero and "
+          "of the other sign than b (torch's formula: a zero keeps fmod's sign); integers as "
+          "Python's %, 0 when b is 0"),
+    Entry("floor_divide", "binary", "floor_divide(a, b): Python's // (floor of a / b computed "
+          "from fmod, as numpy and torch); a float b of 0 gives a / b, an integer one 0"),
     Entry("maximum", "binary", "maximum(a, b): nan if either is nan"),
     Entry("minimum", "binary", "minimum(a, b): nan if either is nan"),
     Entry("eq", "compare", "eq(a, b) -> bool array"),
@@ -132,12 +139,18 @@ CONTRACT = (
     Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in numpy's pairwise order "
           "(printed values depend on it); bool and int sum to int64"),
     Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count; mean of nothing is nan"),
+    Entry("prod", "reduction", "prod(a, dims, keepdim): products; float32 multiplied in "
+          "float64 and rounded once; int64 wraps (bools multiply as int64)"),
     Entry("amax", "reduction", "amax(a, dims, keepdim); nan wins; ValueError on empty"),
     Entry("amin", "reduction", "amin(a, dims, keepdim); nan wins; ValueError on empty"),
     Entry("argmax", "argreduction", "argmax(a, dim, keepdim) -> int64: the first maximum, nan "
           "counts as maximal"),
     Entry("argmin", "argreduction", "argmin(a, dim, keepdim) -> int64: the first minimum, nan "
           "counts as minimal"),
+    Entry("cumsum", "scan", "cumsum(a, dim): running sums along dim, left to right; float32 "
+          "accumulated in float64 and rounded per element (torch's CPU kernel); bool and int "
+          "give int64"),
+    Entry("cumprod", "scan", "cumprod(a, dim): running products along dim, as cumsum"),
     Entry("softmax", "softmax", "softmax(a, dim), shifted by the finite max"),
     Entry("log_softmax", "softmax", "log_softmax(a, dim), shifted by the finite max"),
     # -- linear algebra --------------------------------------------------------------------

@@ -215,6 +215,19 @@ logical_not = _arr1(np.logical_not)
 isnan = _arr1(np.isnan)
 
 
+fmod = _arr2(np.fmod)
+floor_divide = _arr2(np.floor_divide)
+
+
+@_arr
+def remainder(a, b):
+    # not np.remainder: that gives a zero the sign of b, torch keeps fmod's (-4 % 2 is -0.)
+    m = np.fmod(a, b)
+    if m.dtype.kind != "f":
+        return np.remainder(a, b)
+    return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
+
+
 @_arr
 def pow(a, b):  # noqa: A001
     return np.power(a, b)
@@ -273,6 +286,32 @@ def mean(a, dims, keepdim: bool):
     # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
     count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
     return np.true_divide(a.sum(axis=dims, keepdims=keepdim), count)
+
+
+def _wide(a):
+    """a in the dtype its products and running totals are computed in (see the contract)."""
+    if a.dtype == np.float32:
+        return a.astype(np.float64)
+    return a.astype(np.int64) if a.dtype == np.bool_ else a
+
+
+@_arr
+def prod(a, dims, keepdim: bool):
+    out = _wide(a).prod(axis=dims, keepdims=keepdim)
+    return out.astype(a.dtype) if a.dtype == np.float32 else out
+
+
+def _scan(fn, a, dim):
+    out = fn(_wide(a).reshape(1), axis=0).reshape(()) if a.ndim == 0 else fn(_wide(a), axis=dim)
+    return np.asarray(out.astype(a.dtype) if a.dtype == np.float32 else out)
+
+
+def cumsum(a, dim: int):
+    return _scan(np.cumsum, a, dim)
+
+
+def cumprod(a, dim: int):
+    return _scan(np.cumprod, a, dim)
 
 
 @_arr

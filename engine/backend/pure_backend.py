@@ -626,6 +626,71 @@ def pow(a, b):  # noqa: A001
     return _wrap(list(map(_int_pow, xs, ys)), shp, "int64" if dt == "bool" else dt)
 
 
+# -- division with rounding: C's fmod, and torch's (numpy's) floor division built on it ----------
+
+def _fmod(x, y):
+    try:
+        return _math.fmod(x, y)
+    except ValueError:  # a zero divisor or an infinite dividend
+        return _NAN
+
+
+def _int_fmod(x, y):
+    if y == 0:
+        return 0  # numpy's answer (the engine raises torch's error before)
+    r = _b_abs(x) % _b_abs(y)
+    return -r if x < 0 else r
+
+
+def fmod(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        return _finish(list(map(_fmod, xs, ys)), shp, dt)
+    return _finish(list(map(_int_fmod, xs, ys)), shp, "int64" if dt == "bool" else dt)
+
+
+def _remainder(x, y, f32):
+    m = _fmod(x, y)
+    if m != 0 and (y < 0) != (m < 0):
+        m = _r1(m + y) if f32 else m + y
+    return m
+
+
+def remainder(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        f32 = dt == "float32"
+        return _wrap([_remainder(x, y, f32) for x, y in zip(xs, ys)], shp, dt)
+    out = [0 if y == 0 else x % y for x, y in zip(xs, ys)]
+    return _finish(out, shp, "int64" if dt == "bool" else dt)
+
+
+def _floor_divide(x, y, f32):
+    """numpy's npy_divmod quotient (torch's div_floor_floating), rounded as numpy does in f32."""
+    r = _r1 if f32 else float
+    if y == 0:
+        return _safe_div(x, y)
+    mod = _fmod(x, y)
+    div = r(_safe_div(x - mod, y))
+    if mod != 0 and (y < 0) != (mod < 0):
+        div = r(div - 1.0)
+    if div == 0:
+        return _math.copysign(0.0, _math.copysign(1.0, x) * _math.copysign(1.0, y))
+    if div != div or div in (_INF, -_INF):
+        return div
+    fl = float(_math.floor(div))
+    return fl + 1.0 if div - fl > 0.5 else fl
+
+
+def floor_divide(a, b):
+    xs, ys, shp, dt = _setup2(a, b)
+    if dt in _FLOATS:
+        f32 = dt == "float32"
+        return _wrap([_floor_divide(x, y, f32) for x, y in zip(xs, ys)], shp, dt)
+    out = [0 if y == 0 else x // y for x, y in zip(xs, ys)]
+    return _finish(out, shp, "int64" if dt == "bool" else dt)
+
+
 def maximum(a, b):
     xs, ys, shp, dt = _setup2(a, b)
     if dt in _FLOATS:
@@ -1006,6 +1071,60 @@ def sum(a, dims, keepdim: bool):  # noqa: A001
         return _wrap(_float_sums(groups, r, chunk, dt == "float32"), shp, dt)
     groups, shp, _, _ = _groups(a, dims, keepdim)
     return _wrap(_w64([_b_sum(g) for g in groups]), shp, "int64")
+
+
+def _product(g):
+    p = 1
+    for x in g:
+        p *= x
+    return p
+
+
+def prod(a, dims, keepdim: bool):
+    a = _as_array(a)
+    dt = a.dtype
+    groups, shp, _, _ = _groups(a, dims, keepdim)
+    if dt in _FLOATS:
+        out = [_product(map(float, g)) if g else 1.0 for g in groups]
+        return _wrap(_r32(out) if dt == "float32" else out, shp, dt)
+    return _wrap(_w64([_product(map(int, g)) for g in groups]), shp, "int64")
+
+
+def _scan(a, dim, step):
+    """Running `step` along dim: rows taken with dim last, then put back in place."""
+    a = _as_array(a)
+    dt = a.dtype
+    nd = a.ndim
+    out_dt = dt if dt in _FLOATS else "int64"
+    if nd == 0:
+        return _wrap([_cast_one(_vals(a)[0], out_dt)], (), out_dt)
+    order = tuple(d for d in range(nd) if d != dim) + (dim,)
+    moved = permute(a, order)
+    vals = _vals(moved)
+    n = a.shape[dim]
+    out = []
+    for i in range(0, len(vals), n or 1):
+        acc = None
+        for x in vals[i:i + n]:
+            x = float(x) if dt in _FLOATS else int(x)
+            acc = x if acc is None else step(acc, x)
+            out.append(acc)
+    if dt == "float32":
+        out = _r32(out)
+    elif out_dt == "int64":
+        out = _w64(out)
+    back = [0] * nd
+    for i, d in enumerate(order):
+        back[d] = i
+    return copy(permute(_wrap(out, moved.shape, out_dt), tuple(back)))
+
+
+def cumsum(a, dim: int):
+    return _scan(a, dim, _operator.add)
+
+
+def cumprod(a, dim: int):
+    return _scan(a, dim, _operator.mul)
 
 
 def mean(a, dims, keepdim: bool):

@@ -1,7 +1,7 @@
 """The losses torch computes as one graph node (SmoothL1LossBackward0, HuberLossBackward0,
 BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0), and the few ops torch's
-composite losses record that the engine has no public function for yet (clamp_min_, xlogy,
-linalg_vector_norm with ord 2).
+composite losses record that the engine has no public function for yet (clamp_min_, xlogy),
+and the 2-norm along a dim they take from engine/ops/norms.py.
 
 Each loss takes input and target already broadcast to one shape. Backward formulas are written
 with Tensor operations, so create_graph=True differentiates them again (the second-order
@@ -16,6 +16,7 @@ from ..ops.compare import where
 from ..ops.helpers import promote
 from ..ops.inplace import run_inplace
 from ..ops.masking import MaskedFill
+from ..ops.norms import vector_norm
 from ..tensor import Tensor
 from .activation_ops import LogSigmoid
 
@@ -285,25 +286,5 @@ def masked_fill_(t: Tensor, mask: Tensor, value: float) -> Tensor:
     return run_inplace(t, MaskedFill, (), (mask, value), "masked_fill_")
 
 
-class VectorNorm2(Function):
-    """linalg_vector_norm(x, 2, dim, keepdim): sqrt of the sum of squares over dim."""
-
-    name_ = "LinalgVectorNormBackward0"
-    chain_rule = "∂‖self‖₂/∂self = self/‖self‖₂ (0 when the norm is 0): to self {grad}·self/result"
-    saves_result = True
-
-    def forward(self, x, dim, keepdim):
-        self.dim, self.keepdim = dim, keepdim
-        self.save(x)
-        d = x._data
-        return B.sqrt(B.sum(B.mul(d, d), (dim,), keepdim))
-
-    def backward(self, grad):
-        x, norm = self.saved_tensors
-        if not self.keepdim:
-            grad, norm = grad.unsqueeze(self.dim), norm.unsqueeze(self.dim)
-        return (x * where(norm == 0, 0.0, grad / norm),)
-
-
 def vector_norm2(x: Tensor, dim: int, keepdim: bool) -> Tensor:
-    return apply(VectorNorm2, (x,), dim % max(x.dim(), 1), keepdim)
+    return vector_norm(x, 2, dim, keepdim)

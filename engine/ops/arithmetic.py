@@ -120,6 +120,41 @@ class Div(Function):
         return ga, gb
 
 
+class DivMode(Function):
+    """div with rounding_mode "floor" or "trunc": a step function, so no gradient flows."""
+
+    name_ = "DivBackward2"
+    chain_rule = ("div with a rounding mode is flat between its steps: to self and to other 0")
+
+    def forward(self, a, b, mode):
+        x, y, dt = _binary_prepare(self, a, b)
+        if dt.name == "bool":
+            raise NotImplementedError(f'"div_{mode}_cpu" not implemented for \'Bool\'')
+        if not dt.is_floating_point:
+            check_int_divisor(x, y)
+            if mode == "floor":
+                return B.floor_divide(x, y)
+            return B.floor_divide(B.sub(x, B.fmod(x, y)), y)  # exact: x - fmod(x, y) divides
+        if mode == "floor":
+            return B.floor_divide(x, y)
+        return B.trunc(B.div(x, y))
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        dt = grad._dtype.name
+        return Tensor._make(B.zeros(sa, dt)), Tensor._make(B.zeros(sb, dt))
+
+
+def check_int_divisor(x, y) -> None:
+    """Integer division by zero: torch's CPU kernels raise (float division gives inf or nan),
+    when there is anything to divide."""
+    out_size = 1
+    for s in B.broadcast_shapes(B.shape(x), B.shape(y)):
+        out_size *= s
+    if out_size and B.item(B.sum(B.eq(y, B.scalar(0, B.dtype_name(y))), None, False)):
+        raise RuntimeError("ZeroDivisionError")
+
+
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
     chain_rule = "∂(1/self)/∂self = −1/self²: to self −{grad}/self²"
@@ -152,6 +187,22 @@ class Neg(Function):
         return (-grad,)
 
 
+def _one(x):
+    return B.scalar(1, B.dtype_name(x))
+
+
+# Float exponents torch's CPU kernel computes with products instead of pow (so the last bits
+# are those of these products, in the tensor's dtype): x*x, x*x*x, 1/(x*x), 1/sqrt(x) (sqrt is
+# correctly rounded), 1/x
+_POW_AS_PRODUCTS = {
+    2: lambda x: B.mul(x, x),
+    3: lambda x: B.mul(B.mul(x, x), x),
+    -2: lambda x: B.div(_one(x), B.mul(x, x)),
+    -0.5: lambda x: B.div(_one(x), B.sqrt(x)),
+    -1: lambda x: B.div(_one(x), x),
+}
+
+
 class PowScalar(Function):
     """tensor ** number"""
 
@@ -169,6 +220,8 @@ class PowScalar(Function):
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             elif a._dtype.name == "bool":
                 x = B.astype(x, "int64")  # bool ** int is an int64 tensor in torch
+        elif exponent in _POW_AS_PRODUCTS:
+            return _POW_AS_PRODUCTS[exponent](x)
         return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
 
     def backward(self, grad):
@@ -315,7 +368,14 @@ multiply = export("multiply")(mul)
 
 @export(operators=("__truediv__",),
         palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
-def div(input, other):
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        if not isinstance(input, Tensor):
+            input = wrap(input, other)
+        return apply(DivMode, (input, wrap(other, input)), rounding_mode)
     if not isinstance(input, Tensor):
         # number / tensor: torch computes reciprocal(tensor) * number
         return mul(reciprocal(other), input)

@@ -96,7 +96,8 @@ class ScatterAdd(Function):
 
     def forward(self, a, src, dim, index):
         self.dim = dim
-        self.save(index)
+        if self.needs(1):  # only src's gradient reads the index (torch saves it only then)
+            self.save(index)
         index = index._data
         x = a._data
         shape, ishape = _as_1d(B.shape(x)), _as_1d(B.shape(index))
@@ -111,8 +112,10 @@ class ScatterAdd(Function):
         return B.reshape(B.index_add(shape, at, values, a._dtype.name), B.shape(x))
 
     def backward(self, grad):
-        (index,) = self.saved_tensors
-        g_src = apply(Gather, (grad,), self.dim, index) if self.needs(1) else None
+        g_src = None
+        if self.needs(1):
+            (index,) = self.saved_tensors
+            g_src = apply(Gather, (grad,), self.dim, index)
         return (grad if self.needs(0) else None, g_src)
 
 
@@ -328,7 +331,8 @@ class IndexAdd(Function):
 
     def forward(self, a, source, dim, index):
         self.dim = dim
-        self.save(index)
+        if self.needs(1):  # only source's gradient reads the index (torch saves it only then)
+            self.save(index)
         x = a._data
         shape = B.shape(x)
         if not shape:
@@ -337,8 +341,10 @@ class IndexAdd(Function):
         return B.add(x, added)
 
     def backward(self, grad):
-        (index,) = self.saved_tensors
-        g_src = apply(IndexSelect, (grad,), self.dim, index) if self.needs(1) else None
+        g_src = None
+        if self.needs(1):
+            (index,) = self.saved_tensors
+            g_src = apply(IndexSelect, (grad,), self.dim, index)
         return (grad if self.needs(0) else None, g_src)
 
 

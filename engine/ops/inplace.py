@@ -355,7 +355,11 @@ def mul_(self, other):
 
 
 @export(function=False, operators=("__itruediv__",))
-def div_(self, other):
+def div_(self, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        arithmetic.div(self, other, rounding_mode=rounding_mode)  # torch's checks, first
+        return run_inplace(self, arithmetic.DivMode, (wrap(other, self),), (rounding_mode,),
+                           "div_")
     return run_inplace(self, arithmetic.Div, (wrap(other, self),), (), "div_")
 
 

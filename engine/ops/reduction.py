@@ -229,10 +229,13 @@ def _scatter_along(g: Tensor, idx, dim, shape) -> Tensor:
 
 
 class ScatterAlong(Function):
-    """Backward helper of max(dim): torch records it as an index scatter of the gradient."""
+    """Backward of max(dim) and of the other ops that pick elements (sort, topk, median...): the
+    gradient written into zeros at the picked indices."""
 
-    name_ = "ValueSelectingReductionBackwardBackward0"
-    chain_rule = ("the backward of max/min(dim), differentiated again: picks grad at the chosen indices")
+    # torch 2.13 computes this gradient as zeros.scatter(dim, indices, grad)
+    name_ = "ScatterBackward0"
+    chain_rule = ("scatter wrote src into self at index along dim: to self {grad} with zeros where src "
+                  "was written; to src {grad} picked at index")
 
     def forward(self, g, idx, dim, shape):
         self.idx, self.dim = idx, dim

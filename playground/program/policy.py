@@ -31,6 +31,7 @@ NAMESPACES = {
     "torch.optim": optim,
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
+    "torch.linalg": engine.linalg,
     "torch.autograd.function": custom_function,
     "torch.cuda": engine.cuda,
     "torch.utils": engine.utils,
@@ -45,7 +46,7 @@ _TORCH_NAMES = (
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "is_tensor", "numel", "result_type", "get_default_dtype",
-    "nn", "optim", "autograd", "Tensor", "is_floating_point", "inference_mode",
+    "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
@@ -175,6 +176,7 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
+        self._add("torch.linalg", engine.linalg, engine.linalg.__all__)
         self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
         self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}
@@ -232,6 +234,8 @@ class Policy:
             return name in CTX_ATTRS or (name in obj.__dict__ and not name.startswith("_"))
         if isinstance(obj, Node):
             return name in NODE_ATTRS
+        if isinstance(obj, tuple) and type(obj).__module__ == "torch.return_types":
+            return name in obj._fields  # (values, indices) of max(dim), sort, topk, ...
         if isinstance(obj, HookHandle):
             return name == "remove"
         if isinstance(obj, Size):

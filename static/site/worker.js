@@ -60,6 +60,7 @@ function answer(text) {
     reply = errorReply(text, "internal", "the Python host failed: " + last);
   }
   self.postMessage(reply);
+  if (onIdle) onIdle();
 }
 
 self.onmessage = (event) => {
@@ -67,6 +68,8 @@ self.onmessage = (event) => {
   else answer(event.data);
 };
 
+// Imports the engine and makes the session's one Host. Returns nothing, so that Python holds no
+// reference to a JavaScript object yet and the memory can be saved as a snapshot (below).
 const BOOT = `
 import os, sys
 os.environ["GRADPLAY_BACKEND"] = "pure"  # Pyodide core has no numpy: the engine's pure backend
@@ -77,8 +80,90 @@ from playground.host import Host, handle_json
 _gradplay_host = Host()
 def _gradplay_handle(text):
     return handle_json(_gradplay_host, text)
-_gradplay_handle
 `;
+
+// After a snapshot is restored: a new Host, so the visit starts with none of the previous visit's
+// session (its program, its last timeline); and Python's own random module reseeded, which would
+// otherwise repeat the numbers of the visit that made the snapshot (the engine seeds each run
+// from os.urandom by itself).
+const RESUME = `
+import random
+random.seed()
+_gradplay_host = Host()
+`;
+
+// A second visit starts from a snapshot of the first visit's Python memory: CPython started, the
+// engine imported, and the modules the first requests imported (the gallery, the edits). It is
+// taken once the first visit has been idle for a moment after its first requests, never before
+// (copying ~30 MB would delay the first graph), and restoring it takes a fraction of Pyodide's
+// start (docs/site.md, "Second visit"). It is kept in the browser's Cache API under this site's
+// own URL and build id (a new build, or another site on the same origin, never sees it); where
+// there is no Cache API (plain http on a host other than localhost) every visit starts afresh.
+const SNAPSHOT_CACHE = "gradplay-python-snapshot";
+const SNAPSHOT_KEY = new URL("./python-snapshot" + (BUILD ? "?v=" + encodeURIComponent(BUILD) : ""), HERE).href;
+const canSnapshot = () => Boolean(BUILD) && typeof caches === "object" && caches !== null;
+const SNAPSHOT_AFTER_MS = 2000; // idle time after the last request before the snapshot is taken
+const SNAPSHOT_MAX_BYTES = 96 * 1024 * 1024; // a visit that grew Python's memory past this keeps none
+let snapshotTimer = null;
+
+async function cachedSnapshot() {
+  if (!canSnapshot()) return null;
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const hit = await cache.match(SNAPSHOT_KEY);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null; // storage refused (private mode, quota): start afresh
+  }
+}
+
+async function forgetSnapshot() {
+  try {
+    await (await caches.open(SNAPSHOT_CACHE)).delete(SNAPSHOT_KEY);
+  } catch {
+    // nothing stored, nothing to forget
+  }
+}
+
+// Takes the snapshot once no request has come for SNAPSHOT_AFTER_MS (requests are answered
+// one at a time, so nothing runs in Python when the timer fires), then stores it.
+function snapshotWhenIdle(pyodide) {
+  clearTimeout(snapshotTimer);
+  snapshotTimer = setTimeout(() => {
+    snapshotTimer = null;
+    onIdle = null;
+    const t = performance.now();
+    let snapshot;
+    try {
+      snapshot = pyodide.makeMemorySnapshot();
+    } catch (err) {
+      console.warn("gradplay: no Python snapshot for the next visit:", err);
+      return;
+    }
+    timings.snapshot_ms = since(t);
+    timings.snapshot_bytes = snapshot.byteLength;
+    if (snapshot.byteLength <= SNAPSHOT_MAX_BYTES) keepSnapshot(snapshot);
+  }, SNAPSHOT_AFTER_MS);
+}
+let onIdle = null; // set while a snapshot is wanted: answer() restarts its timer
+
+// Stores this visit's snapshot, and drops the ones other builds of this site left.
+async function keepSnapshot(snapshot) {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const stale = new URL(SNAPSHOT_KEY);
+    stale.search = "";
+    for (const request of await cache.keys()) {
+      const url = new URL(request.url);
+      url.search = "";
+      if (url.href === stale.href && request.url !== SNAPSHOT_KEY) await cache.delete(request);
+    }
+    await cache.put(SNAPSHOT_KEY, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+    timings.snapshot_stored = true;
+  } catch (err) {
+    console.warn("gradplay: could not keep the Python snapshot:", err);
+  }
+}
 
 async function fetchZip() {
   const response = await fetch(PY_ZIP);
@@ -133,14 +218,34 @@ async function start() {
   const files = zip.then(readZip).catch(() => null);
 
   let t = performance.now();
+  const reading = cachedSnapshot().then((found) => {
+    timings.snapshot_read_ms = since(t);
+    return found;
+  });
   const { loadPyodide } = await import("./pyodide/pyodide.mjs");
-  const pyodide = await loadPyodide({
+  const snapshot = await reading;
+  const options = {
     indexURL: PYODIDE_DIR,
     packageBaseUrl: PYODIDE_DIR, // nothing is loaded from a package index, least of all a CDN
     env: { HOME: "/home/pyodide", GRADPLAY_BACKEND: "pure" },
     stdout: () => {},
     stderr: (line) => console.warn("gradplay python:", line),
-  });
+  };
+  let pyodide = null;
+  if (snapshot) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      timings.snapshot = "restored";
+    } catch (err) {
+      // A snapshot this Pyodide cannot restore: forget it and start Python as on a first visit.
+      console.warn("gradplay: starting Python afresh, the saved snapshot did not restore:", err);
+      timings.snapshot = "refused";
+      await forgetSnapshot();
+    }
+  }
+  if (pyodide === null) {
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: canSnapshot() });
+  }
   timings.pyodide_ms = since(t);
   timings.pyodide_version = pyodide.version;
 
@@ -151,15 +256,22 @@ async function start() {
   timings.zip_wait_ms = since(t);
   timings.zip_bytes = buffer.byteLength;
   const unpacking = performance.now();
+  // Also after a restore: the modules imported on first use (the gallery, the edits) and the
+  // packages' data files are read from here; the snapshot holds memory, not files.
   if (unzipped) writeFiles(pyodide, unzipped);
   else pyodide.unpackArchive(buffer, "zip", { extractDir: EXTRACT_DIR });
   timings.unpack_ms = since(unpacking);
-  handle = pyodide.runPython(BOOT);
+  pyodide.runPython(timings.snapshot === "restored" ? RESUME : BOOT);
+  handle = pyodide.globals.get("_gradplay_handle");
   timings.engine_ms = since(t);
   timings.python_version = pyodide.runPython("import sys; sys.version.split()[0]");
   timings.ready_ms = since(T0);
 
   status("ready", "Ready");
+  if (timings.snapshot !== "restored" && canSnapshot()) {
+    onIdle = () => snapshotWhenIdle(pyodide);
+    onIdle();
+  }
   while (queue.length) answer(queue.shift());
 }
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_shape
+from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_reduce, scenarios_shape
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3822,4 +3822,5 @@ def _collect():
 SCENARIOS = _collect()
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
+SCENARIOS.update(scenarios_reduce.SCENARIOS)
 SCENARIOS.update(scenarios_shape.SCENARIOS)

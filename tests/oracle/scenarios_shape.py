@@ -287,6 +287,29 @@ def op_diag_diagonal_trace_outer(torch, rec):
     rec.raises("outer of a number", lambda: torch.outer(torch.tensor(_V), torch.tensor(3.0)))
 
 
+def op_shape_ops_backward_twice(torch, rec):
+    """A second backward raises where torch saved a tensor (an index, a mask, the input) and
+    runs again where it saved none."""
+    idx = torch.tensor(_IDX)
+    for tag, fn in (("flip", lambda m: m.flip(0)), ("roll", lambda m: m.roll(1)),
+                    ("repeat", lambda m: m.repeat(2, 1)), ("gather", lambda m: m.gather(1, idx)),
+                    ("scatter value", lambda m: m.scatter(1, idx, 1.0)),
+                    ("scatter_add of a constant", lambda m: m.scatter_add(
+                        1, idx, torch.ones(3, 2))),
+                    ("scatter_add into a constant", lambda m: torch.zeros(3, 4).scatter_add(
+                        1, idx, m[:, :2])),
+                    ("index_select", lambda m: m.index_select(0, torch.tensor([1]))),
+                    ("masked_select", lambda m: m.masked_select(m > 1)),
+                    ("split", lambda m: m.split(2)[0]), ("diag", lambda m: torch.diag(m)),
+                    ("diagonal", lambda m: m.diagonal()), ("trace", lambda m: m.trace()),
+                    ("einsum sum", lambda m: torch.einsum("ij->", m))):
+        x = torch.tensor(_M, requires_grad=True)
+        y = fn(x).sum()
+        y.backward()
+        rec.raises(f"{tag}: backward again", lambda y=y: y.backward())
+        rec.value(f"{tag}: x.grad", x.grad)
+
+
 _A3 = [[[1.0, 2.0, -1.0], [0.5, 0.0, 3.0]], [[-2.0, 1.0, 1.5], [4.0, -0.5, 2.0]]]
 _B3 = [[[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]], [[1.5, 2.0], [-1.0, 1.0], [0.5, -2.0]]]
 

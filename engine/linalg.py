@@ -1,0 +1,8 @@
+"""torch.linalg: the norms (engine/ops/norms.py). Its other functions are not in the engine."""
+
+from __future__ import annotations
+
+from .ops.norms import linalg_norm as norm
+from .ops.norms import matrix_norm, vector_norm
+
+__all__ = ["norm", "vector_norm", "matrix_norm"]
