@@ -300,6 +300,9 @@ class Tensor:
         t._vc = self._vc  # detach shares the version counter: in-place on it is still checked
         if self._inference:  # it shares an inference tensor's memory: it is one too
             t._inference = True
+        obs = _observer.state.observer
+        if obs is not None:  # the cut is drawn: the result came from self, with no grad_fn
+            obs.tensor_created(t, None, "detach", (self,))
         return t
 
     def detach_(self):
