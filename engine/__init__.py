@@ -57,6 +57,12 @@ __version__ = "2.13.0+gradplay"
 globals().update(_FUNCTIONS)
 globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
 from . import linalg, nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
+from .autograd import functional as _autograd_functional  # noqa: E402,F401
+from .autograd import gradcheck as _gradcheck  # noqa: E402
+
+# torch.autograd.gradcheck is the function (it shadows its module there too)
+autograd.gradcheck, autograd.gradgradcheck = _gradcheck.gradcheck, _gradcheck.gradgradcheck
+
 from .torch_names import TORCH_NAMES as _TORCH_NAMES  # noqa: E402
 
 

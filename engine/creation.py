@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from . import backend as B
 from . import errors
 from . import observer as _observer
@@ -228,6 +230,9 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     if not -2**63 <= steps < 2**63:
         raise ValueError("Overflow when unpacking long long")
     _sizes.check_alloc((steps,), "these steps")
+    if not dt.is_floating_point and not all(math.isfinite(v) and -2**63 <= v < 2**63
+                                            for v in (start, end)):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return _leaf(B.linspace(start, end, steps, dt.name), dt, requires_grad, "linspace")
 
 

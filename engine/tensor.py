@@ -51,6 +51,7 @@ class Tensor:
     _grad = None
     _retains_grad = False
     _hooks = None  # tensor hooks of a leaf (non-leaf hooks live on the grad_fn)
+    _post_accumulate_hooks = None  # run with the leaf after its .grad changed
     _base = None  # the tensor this one is a view of
     _grad_acc = None  # cached AccumulateGrad node of a leaf that requires grad
     _wrapped = False  # a Python number turned into a tensor for an operation
@@ -283,11 +284,26 @@ class Tensor:
             node._tensor_pre_hooks = []
         return HookHandle(node._tensor_pre_hooks, (hook, self))
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Run hook(tensor) after backward has added into this leaf's .grad (not in
+        autograd.grad, which accumulates nothing); it must return None."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = []
+        return HookHandle(self._post_accumulate_hooks, hook)
+
     def detach(self):
         t = Tensor._make(self._data, self._dtype)
         t._vc = self._vc  # detach shares the version counter: in-place on it is still checked
         if self._inference:  # it shares an inference tensor's memory: it is one too
             t._inference = True
+        obs = _observer.state.observer
+        if obs is not None:  # the cut is drawn: the result came from self, with no grad_fn
+            obs.tensor_created(t, None, "detach", (self,))
         return t
 
     def detach_(self):

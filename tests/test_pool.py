@@ -13,9 +13,10 @@ from playground.pool import SessionState, WorkerPool
 
 SEED = ("import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x**2\nz = 2*y\n"
         "z.backward()\nprint(x.grad)\n")
-# About a second of matrix products on either backend: far inside the program's time limit,
-# far beyond the short wall-clock deadline the pool below gets.
-SLOW = "import torch\nx = torch.ones(200, 200)\nfor i in range(10000):\n    y = x @ x\n"
+# Seconds of matrix products on either backend (a long loop's quiet iterations record almost
+# nothing, so the products are the cost), far beyond the short wall-clock deadline the pool
+# below gets.
+SLOW = "import torch\nx = torch.ones(150, 150)\nfor i in range(10000):\n    y = x @ x\n"
 
 
 @pytest.fixture(scope="module")

@@ -57,8 +57,8 @@ HOSTILE = [
     ("forward_hook_recursion", T + "m = torch.nn.Linear(1, 1)\n"
      "h = m.register_forward_hook(lambda mod, a, out: mod(a[0]))\ny = m(torch.ones(1))\n",
      "limit"),
-    ("forward_hook_many", T + "m = torch.nn.Linear(200, 200)\nx = torch.ones(200)\n"
-     "for i in range(5000):\n    m.register_forward_hook(lambda mod, a, out: out @ mod.weight)\n"
+    ("forward_hook_many", T + "m = torch.nn.Linear(2, 2)\nx = torch.ones(2)\n"
+     "for i in range(20000):\n    m.register_forward_hook(lambda mod, a, out: out * 2)\n"
      "y = m(x)\n", "limit"),
     ("getattr_private", T + "d = getattr(torch.ones(1), '_data')\n", "not_allowed"),
     ("getattr_dunder_dict", T + "d = getattr(torch, '__dict__')\n", "not_allowed"),

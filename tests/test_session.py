@@ -496,6 +496,17 @@ def test_no_grad_records_no_node():
     assert "does not require grad" in tl["error"]["message"]
 
 
+def test_detach_is_recorded_as_an_edge_that_records_nothing():
+    # the UI draws the cut: d came from y, but backward through d never reaches y
+    tl = run("import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 3\nd = y.detach()\n")
+    d, y = tensor(tl, "d"), tensor(tl, "y")
+    assert d["op"] == "detach" and d["node"] is None and not d["requires_grad"]
+    made = next(e for e in events(tl, "tensor_created") if e["tensor"] == d["id"])
+    assert made["inputs"] == [y["id"]] and made["node"] is None
+    assert [(e["from"], e["op"], e["recorded"]) for e in tl["edges"]["tensors"] if e["to"] == d["id"]] == [
+        (y["id"], "detach", False)]
+
+
 def test_inplace_on_a_view_gives_copyslices():
     tl = run(PROGRAMS["view_inplace_copyslices"])
     b, v = tensor(tl, "b"), tensor(tl, "v")

@@ -1,7 +1,9 @@
 """torch.autograd: backward, grad, grad mode, user Functions, and the graph's node types.
 
 `Function` here is torch's, for users to subclass (custom_function.py); the engine's own ops
-derive from `engine.autograd.function.Function`."""
+derive from `engine.autograd.function.Function`. `functional` (jacobian, hessian, ...) and
+`gradcheck`/`gradgradcheck` need the whole engine, which imports this package first:
+engine/__init__.py adds them once the ops are loaded."""
 
 from .api import backward, grad  # noqa: F401
 from .custom_function import Function, FunctionCtx, once_differentiable  # noqa: F401

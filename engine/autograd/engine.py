@@ -212,6 +212,14 @@ def _accumulate(var, grad, create_graph, obs):
         before._vc[0] += 1
     if obs is not None:
         obs.accumulate(var, snapshot, grad, var._grad)
+    if var._post_accumulate_hooks:
+        for hook in list(var._post_accumulate_hooks):
+            out = hook(var)
+            if out is not None:
+                if not isinstance(out, Tensor):
+                    raise TypeError(f"expected Variable, but hook returned "
+                                    f"'{type(out).__name__}'")
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _differentiable_copy(grad):

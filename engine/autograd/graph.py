@@ -86,6 +86,22 @@ class Node:
         return d
 
     # -- saved tensors ------------------------------------------------------------------------
+    # torch exposes what a node saved as `grad_fn._saved_<name>` (`_saved_self`,
+    # `_saved_other`, `_saved_result`...): a class maps those names to positions in `_saved`.
+    # Non-tensor settings a node keeps are plain `_saved_<name>` properties on its class.
+    saved_fields = None
+
+    def __getattr__(self, name: str):
+        fields = type(self).saved_fields
+        if fields is not None and name.startswith("_saved_") and name[7:] in fields:
+            if self._freed:
+                raise RuntimeError(errors.BACKWARD_TWICE)
+            k = fields[name[7:]]
+            saved = self._saved
+            s = saved[k] if k < len(saved) else None
+            return s.unpack() if type(s) is SavedTensor else s
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def _unpack_saved(self, arrays_of=None):
         """The saved tensors, checked as torch checks them. With `arrays_of` (a dtype): their
         backend arrays instead, or None when one of them has another dtype."""

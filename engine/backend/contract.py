@@ -42,8 +42,10 @@ CONTRACT = (
     Entry("full", "creation", "full(shape, value, dtype)"),
     Entry("arange", "creation", "arange(start, end, step, dtype): start + k*step computed in "
           "float64 (int64 for int64), then cast"),
-    Entry("linspace", "creation", "linspace(start, end, steps, dtype): computed in float64, "
-          "then cast"),
+    Entry("linspace", "creation", "linspace(start, end, steps, dtype): torch's CPU kernel, bit "
+          "for bit: step = (end - start) / (steps - 1) in dtype's float type; the first steps // 2 "
+          "points start + step*i, the rest end - step*(steps-1-i), each product and sum rounded "
+          "once; int64 computes in float64 from the truncated bounds, then truncates"),
     Entry("eye", "creation", "eye(n, m, dtype): ones on the main diagonal of an n x m array"),
     Entry("from_numpy_like", "creation", "from_numpy_like(obj with __array__) -> (array, dtype "
           "name): float16 becomes float32, other floats float64, integers int64"),

@@ -73,7 +73,73 @@ def arange(start, end, step, dtype: str):
 
 
 def linspace(start, end, steps: int, dtype: str):
-    return np.linspace(start, end, steps, dtype=np.float64).astype(_NP[dtype])
+    """torch's CPU kernel: the first steps // 2 points are start + step * i, the others
+    end - step * (steps - 1 - i), each rounded once (torch's build fuses the multiply and the
+    add), in the output's float type; int64 computes in float64 from the truncated bounds and
+    truncates. The fused multiply-add is computed exactly with error-free transformations."""
+    if steps == 0:
+        return np.zeros(0, dtype=_NP[dtype])
+    ftype = np.float32 if dtype == "float32" else np.float64
+    if dtype in ("int64", "bool"):
+        start, end = float(int(start)), float(int(end))
+    s, e = ftype(start), ftype(end)
+    if steps == 1:
+        return np.array([s], dtype=_NP[dtype])
+    with np.errstate(all="ignore"):
+        step = ftype(ftype(e - s) / ftype(steps - 1))
+        i = np.arange(steps)
+        low = i < steps // 2
+        base = np.where(low, np.float64(s), np.float64(e))
+        prod = np.where(low, i, i - (steps - 1)).astype(np.float64)  # minus for the upper half
+        if ftype is np.float32:
+            out = _fma_to_float32(np.float64(step), prod, base)
+        else:
+            out = _fma_float64(np.float64(step), prod, base)
+        # inf and nan bounds: the transformations above would make nan of inf - inf
+        naive = (base + np.float64(step) * prod).astype(ftype)
+        out = np.where(np.isfinite(naive), out, naive)
+    if dtype in ("int64", "bool"):
+        return np.trunc(out).astype(_NP[dtype])
+    return out
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fma_to_float32(a, b, c):
+    """float32(a * b + c) rounded once, for a float32 `a` and integral |b| < 2**29 (so a * b
+    is exact in float64): round the float64 sum, then settle float32 ties with its error."""
+    total, err = _two_sum(a * b, c)
+    r = total.astype(np.float32)
+    d = total - r.astype(np.float64)
+    toward = np.nextafter(r, np.where(d > 0, np.float32(np.inf), np.float32(-np.inf)))
+    tie = (d != 0) & (total == (r.astype(np.float64) + toward.astype(np.float64)) / 2) & (err != 0)
+    return np.where(tie & (np.sign(err) == np.sign(d)), toward, r)
+
+
+def _fma_float64(a, b, c):
+    """a * b + c rounded once (float64), with Dekker's exact product; the rare sums that come
+    within a few ulps of a rounding tie are settled with exact fractions."""
+    p = a * b
+    big = 134217729.0  # 2**27 + 1, Veltkamp's splitter
+    ah = a * big - (a * big - a)
+    bh = b * big - (b * big - b)
+    al, bl = a - ah, b - bh
+    pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s, t = _two_sum(p, c)
+    u, v = _two_sum(t, pe)
+    r, q = _two_sum(s, u)
+    half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
+    near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
+    if near.any():
+        from fractions import Fraction  # rarely needed: kept out of the import (its memory)
+    for k in np.nonzero(near)[0]:
+        exact = Fraction(float(a)) * Fraction(float(b[k])) + Fraction(float(c[k]))
+        r[k] = float(exact)
+    return r
 
 
 def eye(n: int, m: int, dtype: str):

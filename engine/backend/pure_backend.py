@@ -10,6 +10,7 @@ where numpy would wrap) and bools. Element-wise math follows IEEE like numpy: it
 
 from __future__ import annotations
 
+import builtins as _builtins
 import contextlib as _contextlib
 import math as _math
 import operator as _operator
@@ -391,20 +392,60 @@ def arange(start, end, step, dtype: str):
 
 
 def linspace(start, end, steps: int, dtype: str):
-    start, end = float(start), float(end)
+    """torch's CPU kernel (see the numpy backend's linspace): start + step * i for the first
+    half, end - step * (steps - 1 - i) for the rest, each an exact product and sum rounded
+    once to the output's float type (exact fractions here); int64 truncates float64 values."""
     if steps < 0:
         raise ValueError(f"Number of samples, {steps}, must be non-negative.")
-    div = steps - 1
-    if div > 0:
-        step = (end - start) / div
-        if step == 0:
-            vals = [i / div * (end - start) + start for i in range(steps)]
-        else:
-            vals = [i * step + start for i in range(steps)]
-        vals[-1] = end
+    if steps == 0:
+        return _wrap([], (0,), dtype)
+    f32 = dtype == "float32"
+    if dtype in ("int64", "bool"):
+        start, end = float(int(start)), float(int(end))
+    s, e = float(start), float(end)
+    if f32:
+        s, e = _r32([s, e])
+    if steps == 1:
+        return _wrap(_cast([s], "float64", dtype), (1,), dtype)
+    step = e - s
+    if f32:
+        step = _r32([_r32([step])[0] / _r32([float(steps - 1)])[0]])[0]
     else:
-        vals = [i * (end - start) + start for i in range(steps)]
-    return _wrap(_cast(vals, "float64", dtype), (steps,), dtype)
+        step = step / (steps - 1)
+    from fractions import Fraction as _Fraction  # only linspace needs it: not at import
+
+    half = steps // 2
+    vals = []
+    exact_ok = all(_math.isfinite(v) for v in (s, e, step))
+    fs, fe, fstep = (_Fraction(s), _Fraction(e), _Fraction(step)) if exact_ok else (0, 0, 0)
+    for i in range(steps):
+        base, fbase, k = (s, fs, i) if i < half else (e, fe, i - (steps - 1))
+        if not exact_ok:
+            v = base + step * k
+            vals.append(_r32([v])[0] if f32 else v)
+            continue
+        exact = fbase + fstep * k
+        vals.append(_nearest_f32(exact) if f32 else float(exact))
+    if dtype in ("int64", "bool"):
+        vals = [float(_math.trunc(v)) for v in vals]
+    return _wrap(_cast(vals, "float32" if f32 else "float64", dtype), (steps,), dtype)
+
+
+def _nearest_f32(exact):
+    """The float32 nearest to a Fraction, ties to even (float() alone would round twice)."""
+    from fractions import Fraction as _Fraction
+    r = _r32([float(exact)])[0]
+    fr = _Fraction(r)
+    if fr == exact or not _math.isfinite(r) or r == 0:
+        return r
+    bits = _struct.unpack("<I", _struct.pack("<f", r))[0]
+    up = (exact > fr) == (r >= 0)  # away from zero in magnitude
+    nbits = bits + 1 if up else bits - 1
+    n = _struct.unpack("<f", _struct.pack("<I", nbits))[0]
+    dr, dn = _builtins.abs(exact - fr), _builtins.abs(exact - _Fraction(n))  # abs is ours here
+    if dr != dn:
+        return r if dr < dn else n
+    return r if bits % 2 == 0 else n
 
 
 def eye(n: int, m: int, dtype: str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import functional, init, utils  # noqa: F401
+from .conv_modules import AvgPool2d, Conv1d, Conv2d, MaxPool2d
 from .module import Module
 from .modules import (
     CELU,
@@ -89,4 +90,8 @@ __all__ = [
     "Softplus",
     "Softsign",
     "Unflatten",
+    "Conv1d",
+    "Conv2d",
+    "MaxPool2d",
+    "AvgPool2d",
 ]

@@ -19,6 +19,7 @@ from ..tensor import Tensor, warn
 from . import activation_ops as _act
 from . import layer_ops as _layers
 from . import loss_ops as _losses
+from .conv_ops import avg_pool2d, conv1d, conv2d, max_pool2d, pad  # noqa: F401
 
 _REDUCTIONS = ("none", "mean", "sum")
 

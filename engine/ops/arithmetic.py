@@ -44,6 +44,10 @@ class Add(Function):
         gb = grad if self.alpha == 1 else grad * self.alpha
         return sum_to(grad, sa), sum_to(gb, sb)
 
+    @property
+    def _saved_alpha(self):
+        return self.alpha
+
 
 class Sub(Function):
     name_ = "SubBackward0"
@@ -57,6 +61,8 @@ class Sub(Function):
         x, y, _ = _binary_prepare(self, a, b)
         self.alpha = alpha
         return B.sub(x, y if alpha == 1 else B.mul(y, alpha))
+
+    _saved_alpha = property(lambda self: self.alpha)
 
     def backward(self, grad):
         sa, sb = self.shapes
@@ -81,6 +87,7 @@ class Rsub(Function):
 
 class Mul(Function):
     name_ = "MulBackward0"
+    saved_fields = {"other": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
                   "{grad}·self")
     array_backward = True
@@ -101,6 +108,7 @@ class Mul(Function):
 
 class Div(Function):
     name_ = "DivBackward0"
+    saved_fields = {"self": 0, "other": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self/other)/∂self = 1/other, ∂/∂other = −self/other²: to self {grad}/other, to "
                   "other −{grad}·self/other²")
     array_backward = True
@@ -157,6 +165,7 @@ def check_int_divisor(x, y) -> None:
 
 class Reciprocal(Function):
     name_ = "ReciprocalBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂(1/self)/∂self = −1/self²: to self −{grad}/self²"
     array_backward = True
     saves_result = True
@@ -191,22 +200,12 @@ def _one(x):
     return B.scalar(1, B.dtype_name(x))
 
 
-# Float exponents torch's CPU kernel computes with products instead of pow (so the last bits
-# are those of these products, in the tensor's dtype): x*x, x*x*x, 1/(x*x), 1/sqrt(x) (sqrt is
-# correctly rounded), 1/x
-_POW_AS_PRODUCTS = {
-    2: lambda x: B.mul(x, x),
-    3: lambda x: B.mul(B.mul(x, x), x),
-    -2: lambda x: B.div(_one(x), B.mul(x, x)),
-    -0.5: lambda x: B.div(_one(x), B.sqrt(x)),
-    -1: lambda x: B.div(_one(x), x),
-}
-
-
 class PowScalar(Function):
     """tensor ** number"""
 
     name_ = "PowBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
+    _saved_exponent = property(lambda self: self.exponent)
     chain_rule = "∂(self^n)/∂self = n·self^(n−1): to self {grad}·n·self^(n−1)"
 
     def forward(self, a, exponent):
@@ -220,9 +219,10 @@ class PowScalar(Function):
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             elif a._dtype.name == "bool":
                 x = B.astype(x, "int64")  # bool ** int is an int64 tensor in torch
-        elif exponent in _POW_AS_PRODUCTS:
-            return _POW_AS_PRODUCTS[exponent](x)
-        return B.pow(x, B.scalar(exponent, B.dtype_name(x)))
+        dt = B.dtype_name(x)
+        if dt in ("float32", "float64"):
+            return _float_pow(x, exponent, dt)
+        return B.pow(x, B.scalar(exponent, dt))
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -230,6 +230,29 @@ class PowScalar(Function):
         if e == 0:
             return (grad * 0,)
         return (grad * (e * a ** (e - 1)),)
+
+
+def _float_pow(x, exponent, dt):
+    """torch's CPU pow of a float tensor by a number: the exponents it computes another way
+    (0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ from pow
+    in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
+    (torch's own pow for the elements outside its vectorised blocks, see docs/semantics.md)."""
+    one = B.scalar(1, dt)
+    if exponent == 0.5:
+        return B.sqrt(x)
+    if exponent == -0.5:
+        return B.div(one, B.sqrt(x))
+    if exponent == -1:
+        return B.div(one, x)
+    if exponent == 2:
+        return B.mul(x, x)
+    if exponent == 3:
+        return B.mul(B.mul(x, x), x)
+    if exponent == -2:
+        return B.div(one, B.mul(x, x))
+    if dt == "float32":
+        return B.astype(B.pow(B.astype(x, "float64"), B.scalar(exponent, "float64")), dt)
+    return B.pow(x, B.scalar(exponent, dt))
 
 
 def _int_pow(x, y):
@@ -249,6 +272,7 @@ class PowTensor(Function):
     """tensor ** tensor"""
 
     name_ = "PowBackward1"
+    saved_fields = {"self": 0, "exponent": 1, "result": 2}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self^exponent)/∂self = exponent·self^(exponent−1), ∂/∂exponent = "
                   "self^exponent·ln(self)")
     saves_result = True
@@ -277,6 +301,8 @@ class RPow(Function):
     """number ** tensor: one edge, to the exponent."""
 
     name_ = "PowBackward2"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
+    _saved_self = property(lambda self: self.base)
     chain_rule = "∂(base^self)/∂self = base^self·ln(base): to self {grad}·result·ln(base)"
     saves_result = True
 

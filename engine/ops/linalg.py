@@ -24,6 +24,7 @@ def _same_dtype(a, b):
 
 class Dot(Function):
     name_ = "DotBackward0"
+    saved_fields = {"tensor": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
                   "{grad}·self")
     array_backward = True
@@ -39,6 +40,7 @@ class Dot(Function):
 
 class Mv(Function):
     name_ = "MvBackward0"
+    saved_fields = {"vec": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂(A @ v)/∂A = grad ⊗ v, ∂/∂v = Aᵀ @ grad"
 
     def forward(self, m, v):
@@ -54,6 +56,7 @@ class Mv(Function):
 
 class Mm(Function):
     name_ = "MmBackward0"
+    saved_fields = {"mat2": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
     array_backward = True
 
@@ -97,6 +100,7 @@ def mm_mat2_backward(grad, mat1, column_major: bool):
 
 class Bmm(Function):
     name_ = "BmmBackward0"
+    saved_fields = {"mat2": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "for each batch, ∂(A @ B)/∂A = grad @ Bᵀ, ∂/∂B = Aᵀ @ grad"
 
     def forward(self, a, b):

@@ -51,6 +51,9 @@ class Addmm(Function):
     engine sums its gradient back to self's shape, as torch's validate_outputs does."""
 
     name_ = "AddmmBackward0"
+    saved_fields = {"mat2": 0, "mat1": 1}  # grad_fn._saved_<name>: position in _saved
+    _saved_alpha = property(lambda self: self.alpha)
+    _saved_beta = property(lambda self: self.beta)
     chain_rule = ("out = β·bias + α·(A @ B): to bias β·{grad} (summed to its shape), to A α·grad @ Bᵀ, "
                   "to B α·Aᵀ @ grad")
     array_backward = True

@@ -14,6 +14,7 @@ from .registry import export
 
 class Exp(Function):
     name_ = "ExpBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂exp(self)/∂self = exp(self): to self {grad}·result"
     array_backward = True
     saves_result = True
@@ -28,6 +29,7 @@ class Exp(Function):
 
 class Log(Function):
     name_ = "LogBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂log(self)/∂self = 1/self: to self {grad}/self"
     array_backward = True
 
@@ -42,6 +44,7 @@ class Log(Function):
 
 class Sqrt(Function):
     name_ = "SqrtBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂√self/∂self = 1/(2√self): to self {grad}/(2·result)"
     array_backward = True
     saves_result = True
@@ -56,6 +59,7 @@ class Sqrt(Function):
 
 class Abs(Function):
     name_ = "AbsBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂|self|/∂self = sign(self) (0 at 0): to self {grad}·sign(self)"
 
     def forward(self, a):
@@ -90,6 +94,7 @@ class Sgn(Sign):
 
 class Sin(Function):
     name_ = "SinBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂sin(self)/∂self = cos(self): to self {grad}·cos(self)"
     array_backward = True
 
@@ -104,6 +109,7 @@ class Sin(Function):
 
 class Cos(Function):
     name_ = "CosBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂cos(self)/∂self = −sin(self): to self −{grad}·sin(self)"
     array_backward = True
 
@@ -118,6 +124,7 @@ class Cos(Function):
 
 class Sinh(Function):
     name_ = "SinhBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂sinh(self)/∂self = cosh(self): to self {grad}·cosh(self)"
     array_backward = True
 
@@ -132,6 +139,7 @@ class Sinh(Function):
 
 class Cosh(Function):
     name_ = "CoshBackward0"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂cosh(self)/∂self = sinh(self): to self {grad}·sinh(self)"
     array_backward = True
 
@@ -146,6 +154,7 @@ class Cosh(Function):
 
 class Tanh(Function):
     name_ = "TanhBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂tanh(self)/∂self = 1 − tanh²(self): to self {grad}·(1 − result²)"
     array_backward = True
     saves_result = True
@@ -184,6 +193,7 @@ class TanhGrad(Function):
 
 class Sigmoid(Function):
     name_ = "SigmoidBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂σ(self)/∂self = σ(self)·(1 − σ(self)): to self {grad}·result·(1 − result)"
     array_backward = True
     saves_result = True
@@ -226,6 +236,7 @@ def _zeros_like(t: Tensor) -> Tensor:
 
 class Relu(Function):
     name_ = "ReluBackward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂relu(self)/∂self = 1 where self > 0, else 0: to self {grad} where self > 0, else 0")
     array_backward = True
     saves_result = True
@@ -266,6 +277,9 @@ class Clamp(Function):
     """clamp with number bounds; the gradient passes where min <= x <= max (bounds included)."""
 
     name_ = "ClampBackward1"
+    saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
+    _saved_min = property(lambda self: self.lo)
+    _saved_max = property(lambda self: self.hi)
     chain_rule = ("∂clamp(self)/∂self = 1 between min and max (bounds included), else 0: to self {grad} "
                   "there, else 0")
 

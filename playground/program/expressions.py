@@ -37,6 +37,7 @@ from .policy import (
     EXCEPTIONS,
     GROWING_METHODS,
     MODULE_METHODS,
+    NODE_SAVED_PREFIX,
     PYTHON_METHODS,
     RANDOM_NAMES,
     TENSOR_PRIVATE_READABLE,
@@ -186,8 +187,9 @@ class Expressions:
                 return getattr(obj, name)
             raise self.not_allowed(node, f".{name} of an exception is not available in the "
                                    "playground")
-        private = name.startswith("_") and not (name == TENSOR_PRIVATE_READABLE
-                                                 and isinstance(obj, engine.Tensor))
+        private = name.startswith("_") and not (
+            (name == TENSOR_PRIVATE_READABLE and isinstance(obj, engine.Tensor))
+            or (name.startswith(NODE_SAVED_PREFIX) and isinstance(obj, Node)))
         if private and not isinstance(obj, types.ModuleType):
             raise self.not_allowed(node, f"attributes starting with '_' are not available in "
                                    f"the playground (.{name} of {_kind_name(obj)})")

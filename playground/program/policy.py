@@ -31,6 +31,7 @@ NAMESPACES = {
     "torch.optim": optim,
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
+    "torch.autograd.functional": engine.autograd.functional,
     "torch.linalg": engine.linalg,
     "torch.autograd.function": custom_function,
     "torch.cuda": engine.cuda,
@@ -50,7 +51,7 @@ _TORCH_NAMES = (
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
-                   "function")
+                   "function", "functional", "gradcheck", "gradgradcheck")
 _AUTOGRAD_FUNCTION_NAMES = ("Function", "FunctionCtx", "once_differentiable")
 
 TENSOR_ATTRS = frozenset((
@@ -61,7 +62,7 @@ TENSOR_ATTRS = frozenset((
     "new_zeros", "normal_", "bernoulli_", "exponential_", "random_", "bernoulli",
     "multinomial", "numel", "output_nr", "register_hook", "repeat", "requires_grad",
     "requires_grad_", "retain_grad", "retains_grad", "shape", "size", "to", "tolist", "type_as",
-    "uniform_", "view", "view_as", "zero_", "is_inference",
+    "uniform_", "view", "view_as", "zero_", "is_inference", "register_post_accumulate_grad_hook",
 ))
 NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
@@ -94,6 +95,8 @@ SETTABLE_ATTRS = frozenset(("grad", "requires_grad", "data"))
 # the one underscore name a program may read (never assign), and only on a tensor: the in-place
 # lessons show the version counter that backward checks
 TENSOR_PRIVATE_READABLE = "_version"
+# on a grad_fn, what it saved for backward is read as torch exposes it: `_saved_self`, ...
+NODE_SAVED_PREFIX = "_saved_"
 
 
 def _public_subclasses(module, base) -> set:
@@ -176,6 +179,8 @@ class Policy:
         self.allowed: dict = {}  # id(module) -> frozenset of names
         self._add("torch", engine, set(_TORCH_NAMES) | set(engine.ops.FUNCTIONS))
         self._add("torch.autograd", engine.autograd, _AUTOGRAD_NAMES)
+        self._add("torch.autograd.functional", engine.autograd.functional,
+                  _own_functions(engine.autograd.functional))
         self._add("torch.linalg", engine.linalg, engine.linalg.__all__)
         self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
         self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
@@ -233,7 +238,7 @@ class Policy:
         if isinstance(obj, Ctx):
             return name in CTX_ATTRS or (name in obj.__dict__ and not name.startswith("_"))
         if isinstance(obj, Node):
-            return name in NODE_ATTRS
+            return name in NODE_ATTRS or name.startswith(NODE_SAVED_PREFIX)
         if isinstance(obj, tuple) and type(obj).__module__ == "torch.return_types":
             return name in obj._fields  # (values, indices) of max(dim), sort, topk, ...
         if isinstance(obj, HookHandle):

@@ -9,15 +9,10 @@ import {
   drawSelection,
   Decoration,
 } from "@codemirror/view";
-import { EditorState, StateField, StateEffect, Annotation, Compartment } from "@codemirror/state";
-import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import {
-  syntaxHighlighting,
-  defaultHighlightStyle,
-  indentOnInput,
-  bracketMatching,
-  indentUnit,
-} from "@codemirror/language";
+import { EditorState, StateField, StateEffect, Annotation, Compartment, Transaction } from "@codemirror/state";
+import { defaultKeymap, history, historyKeymap, undo, redo, undoDepth, redoDepth } from "@codemirror/commands";
+import { tags } from "@lezer/highlight";
+import { syntaxHighlighting, HighlightStyle, indentOnInput, bracketMatching, indentUnit } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { setDiagnostics, lintGutter } from "@codemirror/lint";
 
@@ -51,6 +46,23 @@ function lineDecorations(effect, mark) {
 const flashField = lineDecorations(setFlash, flashMark);
 const stepField = lineDecorations(setStep, stepMark);
 
+// Python's colours as the page's variables (styles.js), so the dark theme has its own and both
+// meet WCAG AA on the editor's background.
+const highlightStyle = HighlightStyle.define([
+  { tag: tags.keyword, color: "var(--gp-syn-keyword)" },
+  { tag: [tags.atom, tags.bool, tags.null], color: "var(--gp-syn-atom)" },
+  { tag: [tags.number, tags.literal], color: "var(--gp-syn-number)" },
+  { tag: [tags.string, tags.special(tags.string), tags.escape], color: "var(--gp-syn-string)" },
+  {
+    tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName))],
+    color: "var(--gp-syn-def)",
+  },
+  { tag: [tags.className, tags.typeName, tags.namespace], color: "var(--gp-syn-type)" },
+  { tag: [tags.special(tags.variableName), tags.self], color: "var(--gp-syn-special)" },
+  { tag: tags.comment, color: "var(--gp-syn-comment)", fontStyle: "italic" },
+  { tag: tags.invalid, color: "var(--gp-error)" },
+]);
+
 const theme = EditorView.theme({
   "&": { height: "100%", fontSize: "13px", backgroundColor: "var(--gp-code-bg)" },
   ".cm-scroller": { fontFamily: "var(--gp-mono)", lineHeight: "1.55" },
@@ -61,7 +73,7 @@ const theme = EditorView.theme({
     color: "var(--gp-muted)",
   },
   ".cm-activeLine": { backgroundColor: "rgba(26,115,232,0.045)" },
-  ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)" },
+  ".cm-activeLineGutter": { backgroundColor: "rgba(26,115,232,0.08)", color: "var(--gp-text)" },
   "&.cm-focused": { outline: "2px solid var(--gp-focus)", outlineOffset: "-2px" },
   ".cm-gp-step": { boxShadow: "inset 3px 0 0 var(--gp-grad)", backgroundColor: "rgba(132,48,206,0.07)" },
   ".cm-gp-flash": { animation: "gp-line-flash 1.8s ease-out" },
@@ -99,10 +111,12 @@ function diagnostics(doc, err) {
 }
 
 /**
- * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only.
- * Returns show, setProgram, getProgram, setError, flashLines, setStepLines, focus, destroy.
+ * Mounts the editor in `parent`. `onChange(text)` is called for the person's edits only (an
+ * undo or redo is one); `onHistory({undo, redo})` with how many steps each can go, whenever
+ * that may have changed. Returns show, setProgram, getProgram, setError, flashLines,
+ * setStepLines, undo, redo, focus, destroy.
  */
-export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
+export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = {}) {
   const readOnly = new Compartment();
   const view = new EditorView({
     parent,
@@ -118,7 +132,7 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
         bracketMatching(),
         highlightActiveLine(),
         EditorView.lineWrapping,
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlightStyle),
         python(),
         lintGutter(),
         flashField,
@@ -133,6 +147,7 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
           ...historyKeymap,
         ]),
         EditorView.updateListener.of((u) => {
+          if (u.transactions.length) onHistory?.({ undo: undoDepth(u.state), redo: redoDepth(u.state) });
           if (!u.docChanged) return;
           if (u.transactions.some((t) => t.annotation(fromApp))) return;
           onChange?.(u.state.doc.toString());
@@ -166,8 +181,10 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
     if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
     if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
     const spec = { effects };
-    if (changed)
-      Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations: fromApp.of(true) });
+    // The program the pane opens with is where its history starts: undo never empties the pane.
+    // Every later program put in (an example, an edit's result) can be undone like typing.
+    const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
+    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations });
     if (changed || effects.length) view.dispatch(spec);
   }
 
@@ -200,6 +217,8 @@ export function createCodePane(parent, { onChange, onRunShortcut } = {}) {
     setReadOnly(on) {
       view.dispatch({ effects: readOnly.reconfigure(on ? EditorState.readOnly.of(true) : []) });
     },
+    undo: () => undo(view),
+    redo: () => redo(view),
     focus: () => view.focus(),
     destroy() {
       clearTimeout(flashTimer);

@@ -209,7 +209,8 @@ export function cameraTarget(timelineIndex, state, view) {
 
 /**
  * The leaf whose .grad was added to last in the backward pass shown (its card's drawn id in
- * `view`) and the full `x.grad: before + delta = after`; null before any accumulation.
+ * `view`) and the full `x.grad: before + delta = after`; for a matrix also `heatmaps` (its
+ * name and the three values); null before any accumulation.
  */
 export function accumulationCallout(timelineIndex, state, view) {
   let latest = null;
@@ -217,7 +218,27 @@ export function accumulationCallout(timelineIndex, state, view) {
   if (!latest) return null;
   const id = view === "tensors" ? latest.tensor : timelineIndex.accOfTensor.get(latest.tensor);
   if (!id) return null;
-  return { id, text: accumCallout(timelineIndex.tensors.get(latest.tensor)?.name, latest.a) };
+  const name = timelineIndex.tensors.get(latest.tensor)?.name;
+  const text = accumCallout(name, latest.a);
+  // a matrix reads better as three small heatmaps (values on hover) than as nested lists
+  const matrix = [latest.a.before, latest.a.delta, latest.a.after].some((v) => v?.data && v.shape?.length === 2);
+  const heatmaps = matrix
+    ? { name: name || "(unnamed)", before: latest.a.before, delta: latest.a.delta, after: latest.a.after }
+    : null;
+  return { id, text, heatmaps };
+}
+
+// While typing, an error's underline shows with each run's reply, but its banner waits until
+// the typing has paused this long: a half-typed line should not flash a banner at every key.
+export const BANNER_PAUSE_MS = 900;
+
+/**
+ * How long the banner for a reply's error waits (ms): 0 for a reply to anything but typing, or
+ * when the last key was pressed `pauseMs` or more before `now`.
+ */
+export function bannerDelay(mode, now, lastKeyAt, pauseMs = BANNER_PAUSE_MS) {
+  if (mode !== "run" || lastKeyAt == null) return 0;
+  return Math.max(0, lastKeyAt + pauseMs - now);
 }
 
 const KIND_TITLES = { syntax: "SyntaxError", not_allowed: "Not allowed", limit: "Limit reached" };

@@ -2,6 +2,7 @@
 
 import { edgeKey, tensorExists, nodeExists } from "./timeline-state.js";
 import { shortValue, shapeText, flatValues } from "./format.js";
+import { marksAt } from "./graph-marks.js";
 
 export const NODE_W = 208;
 export const NODE_H = 114;
@@ -19,7 +20,7 @@ export function shortNodeName(name) {
  * survive re-runs. `layoutFrom`/`layoutTo` orient the layout so leaves sit on the left in both
  * views: the autograd view's edges point from a node to its next_functions (towards the leaves).
  */
-export function buildGraph(timelineIndex, view, { iteration = null } = {}) {
+export function buildGraph(timelineIndex, view, { iteration = null, expanded = new Set() } = {}) {
   const tl = timelineIndex.timeline;
   const nodes = [];
   const edges = [];
@@ -72,6 +73,7 @@ export function buildGraph(timelineIndex, view, { iteration = null } = {}) {
         index: e.index,
         inplace: e.inplace,
         recorded: e.recorded,
+        op: e.op,
         step: e.step,
         layoutFrom: e.from,
         layoutTo: e.to,
@@ -96,7 +98,94 @@ export function buildGraph(timelineIndex, view, { iteration = null } = {}) {
   }
   const keyOfEdge = new Map();
   for (const [k, id] of flight) keyOfEdge.set(id, k);
-  return { view, nodes, edges, flight, keyOfEdge };
+  return collapseCalls(timelineIndex, { view, nodes, edges, flight, keyOfEdge }, expanded);
+}
+
+/** The module calls of a timeline that can be drawn as one box (timeline version 2's `scopes`). */
+export function callScopes(timelineIndex) {
+  return (timelineIndex.timeline.scopes || []).filter((sc) => sc.kind === "module");
+}
+
+/**
+ * Each module call not in `expanded` (scope ids; a call inside a closed one is closed with it)
+ * drawn as one box, `g:<scope id>`: what it made inside is left out, its inputs (the tensors
+ * given to it, the parameters it used) and what it returned stay, joined to the box. The
+ * gradients travelling inside are not drawn; the box lights up while its nodes run.
+ */
+function collapseCalls(timelineIndex, graph, expanded) {
+  const scopes = callScopes(timelineIndex);
+  if (!scopes.length) return { ...graph, groups: [], ownerOf: new Map() };
+  const byId = new Map(scopes.map((sc) => [sc.id, sc]));
+  const all = new Map((timelineIndex.timeline.scopes || []).map((sc) => [sc.id, sc]));
+  // the outermost closed call of each scope (null: drawn open)
+  const closedIn = (sc) => {
+    let found = null;
+    for (let c = sc; c; c = all.get(c.parent)) if (byId.has(c.id) && !expanded.has(c.id)) found = c;
+    return found;
+  };
+  const owner = new Map(); // drawn id -> the group that takes it in
+  const groups = new Map(); // group id -> {scope, members}
+  for (const sc of all.values()) {
+    const top = closedIn(sc);
+    if (!top) continue;
+    const gid = `g:${top.id}`;
+    if (!groups.has(gid)) groups.set(gid, { scope: top, members: [] });
+    const ids = graph.view === "autograd" ? sc.nodes : sc.tensors;
+    const kept = new Set(
+      graph.view === "autograd"
+        ? top.returned.map((t) => timelineIndex.tensors.get(t)?.node).filter(Boolean)
+        : top.returned,
+    );
+    for (const id of ids || []) {
+      if (kept.has(id)) continue;
+      owner.set(id, gid);
+      groups.get(gid).members.push(id);
+    }
+  }
+  const drawn = new Set(graph.nodes.map((n) => n.id));
+  const nodes = graph.nodes.filter((n) => !owner.has(n.id));
+  for (const [gid, g] of groups) {
+    if (!g.members.some((id) => drawn.has(id))) continue;
+    nodes.push({
+      id: gid,
+      kind: "group",
+      name: g.scope.name,
+      tensor: null,
+      node: null,
+      scope: g.scope,
+      members: g.members.filter((id) => drawn.has(id)),
+      w: NODE_W,
+      h: NODE_H,
+    });
+  }
+  const edges = [];
+  const renamed = new Map(); // an edge's id -> the id it is drawn under
+  const seen = new Set();
+  const dropped = new Set();
+  for (const e of graph.edges) {
+    const from = owner.get(e.from) ?? e.from;
+    const to = owner.get(e.to) ?? e.to;
+    if (from === to) {
+      dropped.add(e.id); // inside the box
+      continue;
+    }
+    if (from === e.from && to === e.to) {
+      edges.push(e);
+      continue;
+    }
+    const id = `${from}>${to}#call`;
+    renamed.set(e.id, id);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const layout = e.gradAlong ? { layoutFrom: to, layoutTo: from } : { layoutFrom: from, layoutTo: to };
+    edges.push({ ...e, id, key: id, from, to, ...layout });
+  }
+  const flight = new Map();
+  for (const [k, id] of graph.flight) if (!dropped.has(id)) flight.set(k, renamed.get(id) ?? id);
+  const keyOfEdge = new Map();
+  for (const [k, id] of flight) if (!keyOfEdge.has(id)) keyOfEdge.set(id, k);
+  const shownGroups = [...groups.keys()].filter((g) => nodes.some((n) => n.id === g));
+  return { ...graph, nodes, edges, flight, keyOfEdge, groups: shownGroups, ownerOf: owner };
 }
 
 /** The iteration of the outermost loop that step `s` ran in (null outside loops). */
@@ -160,6 +249,7 @@ function tensorClass(rec, entry) {
 
 /** Every string and flag a node card shows at state `s` (the view compares and writes only changes). */
 export function nodeDisplay(timelineIndex, s, gnode) {
+  if (gnode.kind === "group") return groupDisplay(timelineIndex, s, gnode);
   if (gnode.kind === "tensor") return tensorDisplay(timelineIndex, s, gnode);
   return autogradDisplay(timelineIndex, s, gnode);
 }
@@ -195,12 +285,47 @@ function tensorDisplay(timelineIndex, s, g) {
     hasGrad: rec.grad != null,
     chip: gradChip(rec.grad),
     callout: accumCallout(entry?.name, accum),
+    marks: marksAt(timelineIndex, s, g.tensor, rec),
     extra,
     extraKind,
     running: Boolean(running),
     ran: Boolean(ran),
     error: Boolean(error),
     root: Boolean(s.bw && !s.bw.ended && s.bw.roots.includes(g.tensor)),
+  };
+}
+
+/** A module call drawn as one box: its name, what went in and came out, whether its nodes ran. */
+function groupDisplay(timelineIndex, s, g) {
+  const sc = g.scope;
+  const nameOf = (t) => timelineIndex.tensors.get(t)?.name || "(unnamed)";
+  const inputs = sc.args.filter((a) => a.tensor).map((a) => nameOf(a.tensor));
+  const outputs = sc.returned.map(nameOf);
+  const nodesInside = sc.nodes || [];
+  const exists = s.pos > (timelineIndex.stepStart[sc.step] ?? 0);
+  const running = nodesInside.some((n) => s.running.has(n));
+  const ran = nodesInside.some((n) => s.ran.has(n));
+  const title = `${sc.name}(${inputs.join(", ")})`;
+  return {
+    exists,
+    cls: "group",
+    name: sc.name,
+    title,
+    shape: "call",
+    gradFn: `${sc.name} call, line ${sc.line}`,
+    badges: `module call · ${g.members.length} inside · click to open`,
+    value: inputs.join(", ") || "-",
+    grad: outputs.join(", ") || "-",
+    hasGrad: false,
+    chip: null,
+    callout: null,
+    marks: [],
+    extra: "",
+    extraKind: "",
+    running,
+    ran,
+    error: false,
+    root: false,
   };
 }
 
@@ -239,6 +364,7 @@ function autogradDisplay(timelineIndex, s, g) {
     hasGrad: Boolean(rec?.grad),
     chip: gradChip(rec?.grad),
     callout: accumCallout(entry?.name, accum),
+    marks: rec ? marksAt(timelineIndex, s, g.tensor, rec, { node: g.node }) : [],
     extra,
     extraKind,
     running: s.running.has(g.node),
@@ -268,6 +394,7 @@ export function edgeDisplay(timelineIndex, s, graph, edge) {
     current: key != null && s.lastEdge === key,
     noGrad: graph.view === "tensors" && edge.recorded === false,
     inplace: Boolean(edge.inplace),
+    cut: graph.view === "tensors" && edge.op === "detach", // detach(): the gradient stops here
   };
 }
 

@@ -6,6 +6,7 @@
 import { h, s, setText } from "./dom.js";
 import { edgeCurve, curveAt, lanesOf, bounds } from "./layout.js";
 import { nodeDisplay, edgeDisplay } from "./graph-model.js";
+import { flatValues, shortValue } from "./format.js";
 
 const BIG_GRAPH = 120;
 const CHUNK = 40;
@@ -24,6 +25,26 @@ export const COMPACT_K = MIN_SCREEN_PX / COMPACT_FONT;
 // edit's new node usually fits beside the others without changing the zoom.
 const MAX_FIT = 1.15;
 const CHIP_CELLS = 8;
+// the words on a card's mark tags (graph-marks.js says what each means in full)
+const MARK_LABELS = {
+  hook: "hook",
+  retain: "retain_grad",
+  nograd: "no_grad",
+  detach: "detach",
+  nan: "NaN",
+  "nan-origin": "NaN starts",
+  "nan-grad-origin": "NaN grad starts",
+};
+// the same at the compact level of detail, in big type: short enough for two on a card
+const MARK_SHORT = {
+  hook: "hook",
+  retain: "retain",
+  nograd: "no_grad",
+  detach: "detach",
+  nan: "NaN",
+  "nan-origin": "NaN←",
+  "nan-grad-origin": "∇NaN",
+};
 
 /** The level of detail at zoom k: "full", "compact" or "dots". */
 export function levelOfDetail(k) {
@@ -44,7 +65,10 @@ function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
-export function createGraphView(container, { onSelect, onBackground, onNodeMoved, onResize, onView } = {}) {
+export function createGraphView(
+  container,
+  { onSelect, onBackground, onNodeMoved, onResize, onView, bottomInset = () => 0 } = {},
+) {
   // The drawing is a stack of SVGs, each its own compositor layer: one for edges, one per chunk
   // of CHUNK nodes, one for edge labels. A change to one card repaints its chunk only; in a single
   // SVG it repainted every card of a 450-node graph, frame after frame, while playing.
@@ -237,17 +261,18 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       s("text", { class: "gp-title gp-d", x: 14, y: 20 }),
       s("text", { class: "gp-shape gp-d", x: n.w - 10, y: 20, "text-anchor": "end" }),
       s("text", { class: "gp-badges gp-d", x: 14, y: 36 }),
-      lab(55, n.kind === "tensor" ? "grad_fn" : "node"),
+      lab(55, { tensor: "grad_fn", group: "call" }[n.kind] || "node"),
       val(55, "grad_fn"),
-      lab(72, "value"),
+      lab(72, n.kind === "group" ? "in" : "value"),
       val(72, "value"),
-      lab(89, ".grad"),
+      lab(89, n.kind === "group" ? "out" : ".grad"),
       val(89, "grad"),
       s("text", { class: "gp-extra gp-d", x: 14, y: 106, "data-testid": "incoming" }),
       s("text", { class: "gp-ctitle gp-c", x: 14, y: 36 }),
       s("text", { class: "gp-cshape gp-c", x: 14, y: 68 }),
       s("text", { class: "gp-cgrad gp-c", x: 14, y: 101 }),
       chip,
+      s("g", { class: "gp-marks", "data-testid": "marks" }),
     );
     cardTemplates.set(key, g);
     return g;
@@ -257,12 +282,12 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     const g = cardTemplate(n).cloneNode(true);
     g.setAttribute("data-id", n.id);
     g.setAttribute("data-name", n.name || "");
-    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip] =
+    const [, , card, , title, shape, badges, , gradFn, , value, , grad, extra, ctitle, cshape, cgrad, chip, marks] =
       g.children;
     return {
       g,
       node: n,
-      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip },
+      els: { title, shape, badges, gradFn, value, grad, extra, card, ctitle, cshape, cgrad, chip, marks },
       disp: null,
       cls: "",
     };
@@ -429,11 +454,17 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     setText(els.ctitle, d.title.length > 13 ? d.title.slice(0, 12) + "…" : d.title);
     setText(els.cshape, d.shape.length > 14 ? d.shape.slice(0, 13) + "…" : d.shape);
     const several = d.chip && d.chip.length > 1;
-    setText(els.cgrad, several ? "grad" : `grad ${d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad}`);
+    const short = d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad;
+    setText(els.cgrad, rec.node.kind === "group" ? `out ${short}` : several ? "grad" : `grad ${short}`);
     const chipKey = several ? d.chip.join(",") : "";
     if (chipKey !== rec.chipKey) {
       rec.chipKey = chipKey;
       drawChip(els.chip, several ? d.chip : null);
+    }
+    const marksKey = d.marks.map((m) => m.text).join("|");
+    if (marksKey !== rec.marksKey) {
+      rec.marksKey = marksKey;
+      drawMarks(els.marks, d.marks, rec.node.w);
     }
     const cls = [
       "gp-node",
@@ -462,6 +493,40 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     if (animate && !big() && old && old.grad !== d.grad && d.exists) flash(els.grad, "gp-flash");
     if (animate && !big() && old && old.extra !== d.extra && d.extraKind === "accum") flash(els.extra, "gp-flash");
     rec.disp = d;
+  }
+
+  /**
+   * A card's marks as tags on its top edge, right-aligned: the words at full detail, the
+   * coloured tag alone below it (the words are in the tag's title and in the hover detail).
+   */
+  function drawMarks(g, marks, width) {
+    g.replaceChildren();
+    // full detail: small tags with words; compact: big tags with a short word (no text under 12 px)
+    const row = (labels, { height, charW, cls }) => {
+      let right = width - 6;
+      for (const m of marks) {
+        const label = labels[m.kind] || m.kind;
+        const w = Math.max(height + 4, label.length * charW + height * 0.7);
+        const x = right - w;
+        right = x - 4;
+        const y = -height / 2;
+        g.append(
+          s(
+            "g",
+            {
+              class: `gp-mark m-${m.kind} ${cls}`,
+              "data-testid": cls === "gp-d" ? "mark" : "mark-compact",
+              "data-mark": m.kind,
+            },
+            s("title", null, m.text),
+            s("rect", { class: "gp-mark-tag", x, y, width: w, height, rx: height / 2 }),
+            s("text", { class: "gp-mark-text", x: x + w / 2, y: y + height * 0.7, "text-anchor": "middle" }, label),
+          ),
+        );
+      }
+    };
+    row(MARK_LABELS, { height: 18, charW: 6.4, cls: "gp-d" });
+    row(MARK_SHORT, { height: 34, charW: 13.4, cls: "gp-c" });
   }
 
   function drawChip(chip, values) {
@@ -495,6 +560,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       d.current ? "current" : "",
       d.noGrad ? "nograd" : "",
       d.inplace ? "inplace" : "",
+      d.cut ? "cut" : "",
     ]
       .filter(Boolean)
       .join(" ");
@@ -600,17 +666,76 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
 
   let calloutFor = null;
 
-  /** Shows `text` under drawn node `id` (null hides it). */
-  function setCallout(id, text) {
+  let calloutKey = "";
+
+  /**
+   * Shows `text` under drawn node `id` (null hides it); with `heatmaps` ({name, before, delta,
+   * after} of a matrix .grad) the three values as small heatmaps, each number on hover.
+   */
+  function setCallout(id, text, heatmaps = null) {
     if (!id || !text || !nodeEls.has(id)) {
       calloutFor = null;
       if (!callout.hidden) callout.hidden = true;
       return;
     }
     calloutFor = id;
-    if (callout.textContent !== text) callout.textContent = text;
+    const key = `${heatmaps ? "heat|" : ""}${text}`;
+    if (key !== calloutKey) {
+      calloutKey = key;
+      callout.classList.toggle("heat", Boolean(heatmaps));
+      if (heatmaps) drawHeatmaps(heatmaps, text);
+      else callout.textContent = text;
+    }
     callout.hidden = false;
     placeCallout();
+  }
+
+  function drawHeatmaps({ name, before, delta, after }, text) {
+    const readout = h(
+      "div",
+      { class: "gp-heat-readout", "data-testid": "callout-readout" },
+      "hover a cell for its number",
+    );
+    const all = [before, delta, after].flatMap((v) => (v ? flatValues(v).filter(Number.isFinite) : []));
+    const maxAbs = Math.max(0, ...all.map(Math.abs));
+    const heat = (value, label) => {
+      if (value == null) return h("span", { class: "gp-heat-none" }, "None");
+      const rows = value.shape.length === 2 ? value.data : [[].concat(value.data)];
+      const grid = h("span", {
+        class: "gp-heat-grid",
+        "data-testid": "callout-heatmap",
+        style: { gridTemplateColumns: `repeat(${rows[0]?.length || 1}, 14px)` },
+      });
+      rows.forEach((row, i) =>
+        row.forEach((raw, j) => {
+          const v = typeof raw === "number" ? raw : Number(raw);
+          const at = rows.length > 1 || value.shape.length === 2 ? `[${i}][${j}]` : `[${j}]`;
+          const words = `${name}.grad${at} ${label}: ${shortValue({ shape: [], dtype: value.dtype, data: raw }, 24)}`;
+          const cell = h("span", {
+            class: "gp-heat-cell",
+            "data-testid": "callout-cell",
+            title: words,
+            style: { background: chipColor(v, maxAbs) },
+          });
+          cell.addEventListener("pointerenter", () => (readout.textContent = words));
+          grid.append(cell);
+        }),
+      );
+      return grid;
+    };
+    callout.replaceChildren(
+      h(
+        "div",
+        { class: "gp-heat-row", "aria-label": text },
+        h("span", null, `${name}.grad:`),
+        heat(before, "before"),
+        h("span", null, "+"),
+        heat(delta, "added"),
+        h("span", null, "="),
+        heat(after, "after"),
+      ),
+      readout,
+    );
   }
 
   function placeCallout() {
@@ -642,6 +767,7 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
       h("b", null, rows[0].filter(Boolean).join("  ")),
       ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
       d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+      ...d.marks.map((m) => h("div", { class: `gp-detail-mark m-${m.kind}` }, m.text)),
     );
     const p = pos.get(id);
     const x = (p.x + rec.node.w / 2) * view.k + view.x + 8;
@@ -758,7 +884,8 @@ export function createGraphView(container, { onSelect, onBackground, onNodeMoved
     sizeToContainer();
     cameraTarget = null;
     const W = size.w > 1 ? size.w : 800;
-    const H = size.h > 1 ? size.h : 500;
+    // the legend and the zoom buttons sit over the canvas's bottom: a fitted graph stays above them
+    const H = Math.max(160, (size.h > 1 ? size.h : 500) - bottomInset());
     const pad = 40;
     const want = Math.min((W - 2 * pad) / b.w, (H - 2 * pad) / b.h);
     const least = big() ? MIN_FIT_BIG : MIN_FIT;

@@ -9,9 +9,10 @@ const LOSS_COLOR = "#1a73e8";
 /**
  * Shown only for a run with MIN_LOSS_POINTS or more backward() calls on a scalar.
  * setTimeline(timelineIndex) after each run; setMoment(pos) as often as the moment changes (the plot is
- * redrawn only when the moment crosses a backward call).
+ * redrawn only when the moment crosses a backward call). `onPick(point)`: a click on the plot
+ * chose that backward call (lossSeries's point).
  */
-export function createLossPanel(el, { plotOptions = {} } = {}) {
+export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
   const now = h("span", { class: "gp-loss-now", "data-testid": "loss-now" });
   const label = h("span", { class: "gp-loss-label" }, "Loss");
   const head = h("div", { class: "gp-pane-head" }, label, h("span", { class: "gp-spacer" }), now);
@@ -65,6 +66,10 @@ export function createLossPanel(el, { plotOptions = {} } = {}) {
         showTitle: false, // the pane's head says what it is
         unitTicks: false,
         hover: true,
+        onPick: (k) => {
+          const p = series?.points.find((pt) => pt.k === k);
+          if (p) onPick?.(p);
+        },
       });
     }
   }

@@ -61,7 +61,8 @@ const GRAD = "#8430ce";
  * A plot in `el` of points [{x, y, past, tip?}] (past: at or before the moment shown; the last
  * past point is drawn as the current one; tip: the hover text, when opts.hover). Options:
  * testid, xLabel, color, height, unitTicks (one tick per whole x), hover, showTitle (else the
- * title is only the box's label), and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
+ * title is only the box's label), onPick(x) (a click on the plot picks the point nearest in x),
+ * and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
  */
 export function createSeriesPlot(el, opts = {}) {
   const o = {
@@ -72,6 +73,7 @@ export function createSeriesPlot(el, opts = {}) {
     unitTicks: true,
     hover: false,
     showTitle: true,
+    onPick: null,
     ...opts,
   };
   let bokeh = null;
@@ -82,7 +84,32 @@ export function createSeriesPlot(el, opts = {}) {
   let lastTitle = "";
   let generation = 0; // of Bokeh figures: one whose show() ends after a newer began is dropped
   const box = h("div", { class: "gp-plot", "data-testid": o.testid });
+  if (o.onPick) box.classList.add("pickable");
   el.append(box);
+
+  // A click on a Bokeh plot: its x in data units from the plot's own scale (a function given to
+  // Bokeh's on_event is not kept: its callbacks must be Bokeh models).
+  if (o.onPick) {
+    box.addEventListener("click", (ev) => {
+      const v = (Array.isArray(bview) ? bview : [bview]).find((x) => x?.frame?.x_scale);
+      if (!v) return;
+      const rect = v.el.getBoundingClientRect();
+      const sx = ev.clientX - rect.left;
+      const { bbox } = v.frame;
+      if (sx < bbox.left - 8 || sx > bbox.right + 8) return;
+      pickNear(v.frame.x_scale.invert(sx));
+    });
+  }
+
+  /** The point nearest to data x `x` (among those with a value), picked. */
+  function pickNear(x) {
+    let best = null;
+    for (const p of lastPoints) {
+      if (p.y == null || !Number.isFinite(p.y)) continue;
+      if (!best || Math.abs(p.x - x) < Math.abs(best.x - x)) best = p;
+    }
+    if (best) o.onPick(best.x);
+  }
 
   function columns(pts) {
     return { x: pts.map((p) => p.x), y: pts.map((p) => p.y), tip: pts.map((p) => p.tip ?? `${p.x}: ${p.y}`) };
@@ -112,6 +139,12 @@ export function createSeriesPlot(el, opts = {}) {
       future: new B.ColumnDataSource({ data: d.future }),
       now: new B.ColumnDataSource({ data: d.now }),
     };
+    // the page's colours (light or dark theme) and no text under 12 px, as everywhere else
+    const css = getComputedStyle(box);
+    const color = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+    const panel = color("--gp-panel", "#ffffff");
+    const muted = color("--gp-muted", "#646b75");
+    const line = color("--gp-line", "#e0e3e8");
     const fig = P.figure({
       height: o.height,
       sizing_mode: "stretch_width",
@@ -119,7 +152,7 @@ export function createSeriesPlot(el, opts = {}) {
       toolbar_location: null,
       title: o.showTitle ? title : null,
       x_axis_label: o.xLabel,
-      background_fill_color: "#fbfbfd",
+      background_fill_color: panel,
       border_fill_color: null,
       outline_line_color: null,
       min_border_left: 36,
@@ -128,13 +161,20 @@ export function createSeriesPlot(el, opts = {}) {
       min_border_bottom: 6,
     });
     if (o.showTitle) {
-      fig.title.text_font_size = "11px";
+      fig.title.text_font_size = "12px";
       fig.title.text_font_style = "normal";
+      fig.title.text_color = muted;
     }
-    fig.xaxis.axis_label_text_font_size = "10px";
-    fig.xaxis.axis_label_text_font_style = "normal";
-    fig.xaxis.major_label_text_font_size = "10px";
-    fig.yaxis.major_label_text_font_size = "10px";
+    for (const axis of [fig.xaxis, fig.yaxis]) {
+      axis.axis_label_text_font_size = "12px";
+      axis.axis_label_text_font_style = "normal";
+      axis.axis_label_text_color = muted;
+      axis.major_label_text_font_size = "12px";
+      axis.major_label_text_color = muted;
+      axis.axis_line_color = line;
+      axis.major_tick_line_color = line;
+    }
+    fig.ygrid.grid_line_color = line;
     fig.xgrid.grid_line_color = null;
     try {
       fig.yaxis.minor_tick_line_color = null;
@@ -271,6 +311,11 @@ export function createSeriesPlot(el, opts = {}) {
           },
           s("title", null, tip),
         );
+        if (o.onPick) {
+          dot.setAttribute("data-testid", "plot-point");
+          dot.setAttribute("data-x", String(p.x));
+          dot.addEventListener("click", () => o.onPick(p.x));
+        }
         if (o.hover) {
           // the hover value, also where a native tooltip does not show (touch, screenshots)
           dot.addEventListener("pointerenter", () => {

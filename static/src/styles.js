@@ -21,6 +21,8 @@ export const CSS = String.raw`
   --gp-run: #f9ab00;
   --gp-code-bg: #fcfcfd;
   --gp-code-gutter: #f4f5f7;
+  --gp-syn-keyword: #770088; --gp-syn-atom: #221199; --gp-syn-number: #116644; --gp-syn-string: #aa1111;
+  --gp-syn-def: #0000dd; --gp-syn-type: #006655; --gp-syn-special: #225566; --gp-syn-comment: #8a4b00;
   container-type: size;
   container-name: gp;
   position: relative;
@@ -98,6 +100,9 @@ export const CSS = String.raw`
 .gp-code { flex: 1; min-height: 120px; overflow: hidden; position: relative; }
 .gp-code .cm-editor { height: 100%; }
 .gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
+.gp-program-tools { display: inline-flex; gap: 4px; margin-left: 6px; text-transform: none; letter-spacing: 0; font-weight: 400; }
+.gp-program-tools .gp-btn { padding: 4px 8px; font-size: 12px; min-width: 28px; }
+.gp-typing-hint { text-transform: none; font-weight: 400; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .gp-console { flex: none; height: 22%; min-height: 96px; overflow: auto; padding: 8px 14px; margin: 0; font-family: var(--gp-mono); font-size: 12px; line-height: 1.45; background: #1f2328; color: #e6e8eb; white-space: pre-wrap; word-break: break-word; }
 .gp-console span { background: none; }
 .gp-c-out { color: #e6e8eb; }
@@ -126,7 +131,8 @@ export const CSS = String.raw`
 .gp-surface.panning { cursor: grabbing; }
 .gp-svg { position: absolute; left: 0; top: 0; display: block; will-change: transform; pointer-events: none; overflow: hidden; }
 .gp-node { pointer-events: auto; }
-.gp-canvas.stale .gp-surface { opacity: 0.45; filter: grayscale(0.6); transition: opacity 0.2s; }
+/* grey, not faded: its text stays as readable (the contrast) as on a current graph */
+.gp-canvas.stale .gp-surface { filter: grayscale(1); }
 .gp-banner { position: absolute; top: 10px; left: 12px; right: 12px; z-index: 3; display: flex; gap: 10px; align-items: flex-start; padding: 9px 12px; border-radius: 8px; background: #fce8e6; border: 1px solid #f4b4ae; color: #5f1410; box-shadow: 0 2px 8px rgba(60,64,67,0.15); font-size: 12.5px; }
 .gp-banner[hidden] { display: none; }
 .gp-banner .gp-banner-body { flex: 1; min-width: 0; }
@@ -171,6 +177,8 @@ export const CSS = String.raw`
 .gp-node.k-const .gp-card { fill: #fafbfc; stroke-dasharray: 4 3; }
 .gp-node.k-fn .gp-card { fill: #f5f9ff; stroke: #b5cdf5; }
 .gp-node.k-acc .gp-card { fill: #fff8f1; stroke: #f3c594; }
+.gp-node.k-group .gp-card { fill: #f4f0fb; stroke: #8d6cc9; stroke-width: 1.6; }
+.gp-node.k-group .gp-stripe { fill: #6b24a8; }
 .gp-node.k-acc .gp-stripe { fill: var(--gp-leaf); }
 .gp-node.has-grad [data-testid=grad] { fill: var(--gp-grad); font-weight: 600; }
 .gp-node.ran .gp-card { stroke: #b98ee0; }
@@ -188,11 +196,26 @@ export const CSS = String.raw`
 @keyframes gp-text-flash { 0% { fill: var(--gp-run); } 35% { fill: var(--gp-grad); } 100% { } }
 @keyframes gp-pulse { from { opacity: 0.2; } to { opacity: 0.55; } }
 
+/* graph: marks on a card's top edge (graph-marks.js) */
+.gp-mark-tag { stroke: none; }
+.gp-mark-text { font: 600 10.5px var(--gp-sans); fill: #fff; }
+.gp-mark.gp-c .gp-mark-text { font: 700 22px var(--gp-sans); }
+.gp-mark.m-hook .gp-mark-tag { fill: #0b6e6b; }
+.gp-mark.m-retain .gp-mark-tag { fill: #6b24a8; }
+.gp-mark.m-nograd .gp-mark-tag { fill: #5f6368; }
+.gp-mark.m-detach .gp-mark-tag { fill: #9a4a00; }
+.gp-mark.m-nan .gp-mark-tag { fill: #fce8e6; stroke: #b3261e; stroke-width: 1.2; }
+.gp-mark.m-nan .gp-mark-text { fill: #8c1d18; }
+.gp-mark.m-nan-origin .gp-mark-tag, .gp-mark.m-nan-grad-origin .gp-mark-tag { fill: #b3261e; }
+.gp-detail-mark { font-family: var(--gp-sans); margin-top: 2px; }
+.gp-detail-mark.m-nan-origin, .gp-detail-mark.m-nan-grad-origin { color: var(--gp-error); font-weight: 600; }
+
 /* graph: edges */
 .gp-edge-path { fill: none; stroke: #aab2bd; stroke-width: 1.6; transition: stroke 0.25s, stroke-width 0.25s, opacity 0.3s; }
 .gp-arrowhead { fill: #aab2bd; }
 .gp-arrowhead.hot { fill: var(--gp-grad); }
 .gp-edge.nograd .gp-edge-path { stroke-dasharray: 3 4; }
+.gp-edge.cut .gp-edge-path { stroke: #9a4a00; stroke-dasharray: 2 6; stroke-width: 2; }
 .gp-edge.inplace .gp-edge-path { stroke: #e8a33d; stroke-dasharray: 7 4; }
 .gp-edge.carried .gp-edge-path { stroke: var(--gp-grad); stroke-opacity: 0.55; stroke-width: 2; }
 .gp-edge.current .gp-edge-path { stroke-opacity: 1; stroke-width: 3; }
@@ -221,6 +244,11 @@ export const CSS = String.raw`
 .gp-detail span { color: var(--gp-muted); }
 .gp-detail-extra { color: var(--gp-grad); font-weight: 600; }
 .gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: min(340px, calc(100% - 16px)); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px var(--gp-mono); white-space: normal; overflow-wrap: anywhere; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
+.gp-callout.heat { pointer-events: auto; }
+.gp-heat-row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+.gp-heat-grid { display: inline-grid; gap: 2px; }
+.gp-heat-cell { width: 14px; height: 14px; border-radius: 3px; cursor: help; }
+.gp-heat-readout { margin-top: 4px; font-weight: 400; color: var(--gp-text); }
 .gp-minimap { position: absolute; right: 10px; top: 10px; z-index: 2; width: 168px; height: 112px; border-radius: 8px; border: 1px solid var(--gp-line); background: rgba(255,255,255,0.9); cursor: pointer; }
 
 /* player */
@@ -263,6 +291,7 @@ export const CSS = String.raw`
 .gp-history li.future { opacity: 0.45; }
 .gp-history .gp-hline { color: var(--gp-muted); font-size: 12px; margin-right: 6px; }
 .gp-plot { margin-top: 8px; min-height: 110px; }
+.gp-plot.pickable { cursor: pointer; }
 .gp-spark { width: 100%; height: 110px; }
 .gp-spark-title { font: 12px var(--gp-sans); fill: var(--gp-muted); }
 .gp-spark-axis { stroke: #dadce0; }
@@ -277,25 +306,31 @@ export const CSS = String.raw`
 .gp-insp-edits { margin-top: 10px; border-top: 1px solid var(--gp-line); padding-top: 4px; }
 .gp-insp-edits .gp-input { flex: 1; }
 
-/* medium: code and graph side by side, build and inspector below them (the page scrolls) */
+/* the inspector and palette's drawer: a button at medium and narrow widths opens it over the graph */
+.gp-actions-row { display: flex; align-items: stretch; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); min-width: 0; }
+.gp-actions-row .gp-actions { flex: 1; border-bottom: none; min-width: 0; }
+.gp-drawer-toggle { display: none; align-self: center; margin: 0 10px 0 4px; max-width: 40%; overflow: hidden; text-overflow: ellipsis; }
+.gp-drawer-head { display: none; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); }
+
+/* medium: code and graph side by side; build and inspector in a drawer over the graph */
 @container gp (max-width: 1180px) {
   .gp-root { overflow: auto; }
   .gp-app { position: static; display: block; }
-  .gp-main { display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center" "right right"; }
+  .gp-main { position: relative; display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center"; }
   .gp-left { grid-area: left; height: max(520px, calc(100cqh - 50px)); }
   .gp-center { grid-area: center; height: max(520px, calc(100cqh - 50px)); }
-  .gp-right { grid-area: right; flex-direction: row; align-items: flex-start; border-left: none; border-top: 1px solid var(--gp-line); }
-  .gp-build { flex: 1 1 50%; max-height: none; border-bottom: none; border-right: 1px solid var(--gp-line); }
-  .gp-inspect { flex: 1 1 50%; overflow: visible; }
+  .gp-right { display: none; position: absolute; z-index: 5; top: 0; right: 0; width: min(360px, 100%); height: max(520px, calc(100cqh - 50px)); border-left: 1px solid var(--gp-line); box-shadow: -6px 0 18px rgba(60,64,67,0.22); }
+  .gp-right.open { display: flex; }
+  .gp-drawer-toggle, .gp-drawer-head { display: inline-flex; }
+  .gp-drawer-head { display: flex; }
   .gp-moment { max-width: 100%; }
   .gp-brand small { display: none; }
 }
 /* narrow: one column, the graph first */
 @container gp (max-width: 760px) {
-  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left" "right"; }
+  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left"; }
   .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
-  .gp-right { flex-direction: column; }
-  .gp-build { border-right: none; border-bottom: 1px solid var(--gp-line); }
+  .gp-right { width: 100%; border-left: none; }
 }
 /* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
 @media (prefers-color-scheme: dark) {
@@ -304,6 +339,8 @@ export const CSS = String.raw`
     --gp-focus: #8ab4f8; --gp-accent: #8ab4f8; --gp-leaf: #f29b4b; --gp-param: #4fd1c5; --gp-const: #8a9099;
     --gp-nonleaf: #8ab4f8; --gp-gradt: #81c995; --gp-grad: #c58af9; --gp-error: #f28b82; --gp-run: #fdd663;
     --gp-code-bg: #1b1f24; --gp-code-gutter: #20242a;
+    --gp-syn-keyword: #d7aefb; --gp-syn-atom: #8ab4f8; --gp-syn-number: #81c995; --gp-syn-string: #f6aea9;
+    --gp-syn-def: #a8c7fa; --gp-syn-type: #7fd1c7; --gp-syn-special: #9ad0f5; --gp-syn-comment: #e3b27a;
     color-scheme: dark;
   }
   .gp-btn, .gp-input, .gp-select, .gp-op { background: #262b33; border-color: #48505b; color: var(--gp-text); }
@@ -315,6 +352,7 @@ export const CSS = String.raw`
   .gp-card { fill: #1f242b; stroke: #48505b; }
   .gp-node.k-fn .gp-card { fill: #1c2633; stroke: #3d5a85; }
   .gp-node.k-acc .gp-card { fill: #2b2118; stroke: #8a5a2b; }
+  .gp-node.k-group .gp-card { fill: #251f33; stroke: #8d6cc9; }
   .gp-node.k-const .gp-card { fill: #1b1f24; }
   .gp-node.k-leaf .gp-title { fill: #f6ad6b; }
   .gp-node.running .gp-card { fill: #2e2a17; }

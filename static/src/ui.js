@@ -26,6 +26,8 @@ import { createBanner } from "./banner.js";
 import { createConsolePane } from "./console-pane.js";
 import { createExplanation } from "./explanation.js";
 import { errorHelp } from "./error-help.js";
+import { createProgramTools } from "./program-tools.js";
+import { programFile, programFileName } from "./program-file.js";
 import {
   isFresh,
   keepsLastGraph,
@@ -45,6 +47,7 @@ import {
   momentOfIteration,
   errorTitle,
   requestErrorTitle,
+  bannerDelay,
   consoleView,
 } from "./controller.js";
 
@@ -129,6 +132,7 @@ export function mountPlayground(el, host, options = {}) {
   const positions = new Map(); // drawn node id -> centre; ids are unique across both views
   const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
+  const openCalls = new Set(); // module calls drawn open (scope ids); the others are one box each
   let autoFit = true; // until the person pans or zooms, a resize refits
   let pending = emptyChanges(); // what changed since the last frame was drawn
   let hello = null;
@@ -138,7 +142,8 @@ export function mountPlayground(el, host, options = {}) {
   let autoplaying = false; // an edit's new step is being played (the reply is still being shown)
   let timeScale = 1;
   let drawnCount = 0; // replies drawn, for tests that wait for the next one (data-results)
-  const timers = { run: null, hash: null, inspector: null };
+  const timers = { run: null, hash: null, inspector: null, banner: null };
+  let lastKeyAt = null; // when the person last typed in the program (null: the run was asked for)
   let lastHash = "";
   let lastStepLines = "";
   let shownMoment = -1;
@@ -167,6 +172,12 @@ export function mountPlayground(el, host, options = {}) {
 
   const explanation = createExplanation();
   const consolePane = createConsolePane();
+  const programTools = createProgramTools({
+    undo: () => code.undo(),
+    redo: () => code.redo(),
+    copy: () => copyProgram(),
+    download: () => downloadProgram(),
+  });
   const codeBox = h("div", { class: "gp-code", "data-testid": "code" });
   const left = h(
     "div",
@@ -176,12 +187,9 @@ export function mountPlayground(el, host, options = {}) {
       "div",
       { class: "gp-pane-head" },
       "Program",
+      programTools.el,
       h("span", { class: "gp-spacer" }),
-      h(
-        "span",
-        { class: "gp-muted small", style: { textTransform: "none", fontWeight: "400" } },
-        "edits run as you type",
-      ),
+      h("span", { class: "gp-muted small gp-typing-hint" }, "edits run as you type"),
     ),
     codeBox,
     h("div", { class: "gp-pane-head" }, "Console"),
@@ -235,9 +243,23 @@ export function mountPlayground(el, host, options = {}) {
     },
     "→",
   );
+  // shown while a module call is drawn open: draws every call as one box again
+  const closeCallsBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn",
+      "data-testid": "close-calls",
+      title: "Draw each module call as one box again",
+      hidden: true,
+      onclick: () => openCall(null),
+    },
+    "Close calls",
+  );
   const zoom = h(
     "div",
     { class: "gp-zoom" },
+    closeCallsBtn,
     directionBtn,
     zoomButton("zoom in", "+", 1.25),
     zoomButton("zoom out", "−", 0.8),
@@ -273,15 +295,70 @@ export function mountPlayground(el, host, options = {}) {
     },
   });
 
-  const center = h("div", { class: "gp-center" }, actionsEl, canvas, playerBar.el);
+  // Below 1180 px the palette and the inspector are a drawer over the graph, opened from here.
+  const drawerBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-btn gp-drawer-toggle",
+      "data-testid": "drawer-toggle",
+      "aria-expanded": "false",
+      "aria-controls": "gp-drawer",
+      title: "Show the inspector and the ops palette",
+      onclick: () => setDrawer(!drawerOpen),
+    },
+    "Inspect ▸",
+  );
+  const drawerHead = h(
+    "div",
+    { class: "gp-drawer-head" },
+    "INSPECTOR AND OPS",
+    h("span", { class: "gp-spacer" }),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "gp-btn icon",
+        "data-testid": "drawer-close",
+        "aria-label": "close the inspector",
+        onclick: () => setDrawer(false),
+      },
+      "✕",
+    ),
+  );
+  const center = h(
+    "div",
+    { class: "gp-center" },
+    h("div", { class: "gp-actions-row" }, actionsEl, drawerBtn),
+    canvas,
+    playerBar.el,
+  );
   const buildEl = h("div", { class: "gp-build", "data-testid": "build" });
   const inspectorEl = h("div", { class: "gp-inspect" });
-  const right = h("aside", { class: "gp-right" }, buildEl, inspectorEl);
+  const right = h(
+    "aside",
+    { class: "gp-right", id: "gp-drawer", "data-testid": "drawer", "aria-label": "inspector and ops" },
+    drawerHead,
+    buildEl,
+    inspectorEl,
+  );
+  let drawerOpen = false;
+  function setDrawer(open) {
+    drawerOpen = open;
+    right.classList.toggle("open", open);
+    drawerBtn.setAttribute("aria-expanded", String(open));
+  }
   root.append(h("div", { class: "gp-app" }, topBar.el, h("div", { class: "gp-main" }, left, center, right)));
 
   // -- components -----------------------------------------------------------------------------
+  const corner = canvas.querySelector(".gp-corner");
   const graphView = createGraphView(canvas, {
-    onSelect: (id, { additive }) => setSelection(toggleSelection(viewState.selection, id, additive)),
+    // what the overlays at the bottom take, beyond the fit's own margin
+    bottomInset: () => Math.max(0, Math.max(corner.offsetHeight, zoom.offsetHeight) + 14 - 40),
+    onSelect: (id, { additive }) => {
+      if (id.startsWith("g:")) openCall(id.slice(2));
+      else setSelection(toggleSelection(viewState.selection, id, additive));
+    },
     onBackground: () => setSelection([]),
     onNodeMoved: () => {
       autoFit = false;
@@ -290,10 +367,15 @@ export function mountPlayground(el, host, options = {}) {
       if (autoFit && shown.graph) graphView.fit();
     },
   });
-  const code = createCodePane(codeBox, { onChange: scheduleRun, onRunShortcut: runNow });
+  const code = createCodePane(codeBox, {
+    onChange: scheduleRun,
+    onRunShortcut: runNow,
+    onHistory: (depths) => programTools.setHistory(depths),
+  });
   const inspector = createInspector(inspectorEl, { onEdit: edit, plotOptions });
   // a training loop's loss, under the console (what it printed) in the program's column
-  const lossPanel = createLossPanel(left, { plotOptions });
+  // a click on a point of the loss plot goes to that backward() call (its loop iteration drawn)
+  const lossPanel = createLossPanel(left, { plotOptions, onPick: (point) => playerCtl.seek(point.at + 1) });
   const buildPanel = createBuildPanel(buildEl, { onEdit: edit });
   const actions = createActions(actionsEl, { onEdit: edit });
 
@@ -349,10 +431,12 @@ export function mountPlayground(el, host, options = {}) {
     }
     graphView.render(timelineIndex, state, changes.all ? null : changes, { animate: !changes.all });
     // the node the backward pass is at; while playing, the camera keeps it and its neighbours
-    const active = cameraTarget(timelineIndex, state, viewState.view);
+    // a node inside a closed module call: its box
+    const inside = cameraTarget(timelineIndex, state, viewState.view);
+    const active = inside ? (shown.graph.ownerOf.get(inside) ?? inside) : null;
     graphView.setActive(active);
     const callout = accumulationCallout(timelineIndex, state, viewState.view);
-    graphView.setCallout(callout?.id, callout?.text);
+    graphView.setCallout(shown.graph.ownerOf.get(callout?.id) ?? callout?.id, callout?.text, callout?.heatmaps);
     if (playing && active) graphView.follow(active);
     // the gradient in flight: the last event was a gradient sent along an edge
     const last = state.pos > 0 ? timelineIndex.events[state.pos - 1] : null;
@@ -426,6 +510,9 @@ export function mountPlayground(el, host, options = {}) {
     if (!shown.timelineIndex) return;
     buildPanel.update({ inputs: selectedNames(shown.timelineIndex, shown.graph, viewState.selection) });
     actions.update(actionTarget(shown.timelineIndex, shown.graph, viewState.selection));
+    const last = viewState.selection[viewState.selection.length - 1];
+    const name = last ? shown.graph.nodes.find((n) => n.id === last)?.name : null;
+    drawerBtn.textContent = name ? `Inspect ${name} ▸` : "Inspect ▸";
   }
 
   // -- the host -------------------------------------------------------------------------------
@@ -504,12 +591,15 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   function scheduleRun(text) {
+    lastKeyAt = performance.now();
+    clearTimeout(timers.banner); // the reply to this text decides about the banner
     clearTimeout(timers.run);
     setPending(true);
     timers.run = setTimeout(() => run(text), RUN_DEBOUNCE_MS);
   }
 
   function runNow() {
+    lastKeyAt = null;
     clearTimeout(timers.run);
     run(code.getProgram());
   }
@@ -543,6 +633,19 @@ export function mountPlayground(el, host, options = {}) {
       dependents: err.dependents,
       intent,
     });
+  }
+
+  /** The banner for a program error; after typing, once the typing has paused (the underline is at once). */
+  function showProgramErrorWhenPaused(err, mode) {
+    clearTimeout(timers.banner);
+    const wait = bannerDelay(mode, performance.now(), lastKeyAt);
+    root.dataset.bannerWait = wait ? "true" : "false";
+    if (!wait) {
+      showProgramError(err);
+      return;
+    }
+    banner.hide();
+    timers.banner = setTimeout(() => showProgramErrorWhenPaused(err, mode), wait);
   }
 
   function showProgramError(err) {
@@ -585,7 +688,7 @@ export function mountPlayground(el, host, options = {}) {
       consolePane.show(consoleView(shown.timelineIndex, viewState.timelineState.pos, viewState.staleError));
       code.setError(timeline.error);
       banner.forgetDismissed();
-      showProgramError(timeline.error);
+      showProgramErrorWhenPaused(timeline.error, mode);
       scheduleHash(true);
       return;
     }
@@ -600,6 +703,8 @@ export function mountPlayground(el, host, options = {}) {
     }
     explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
     if (fresh) {
+      openCalls.clear();
+      closeCallsBtn.hidden = true;
       positions.clear();
       rolePositions.clear();
       fitted.clear();
@@ -647,7 +752,8 @@ export function mountPlayground(el, host, options = {}) {
     updateTargets();
 
     banner.forgetDismissed();
-    if (timeline.error) showProgramError(timeline.error);
+    clearTimeout(timers.banner);
+    if (timeline.error) showProgramErrorWhenPaused(timeline.error, mode);
     else banner.hide();
     info.hidden = true;
     if (reply.edit?.info) {
@@ -677,7 +783,10 @@ export function mountPlayground(el, host, options = {}) {
    * of nodes placed anew.
    */
   function rebuildGraph({ fit = false } = {}) {
-    const graph = buildGraph(shown.timelineIndex, viewState.view, { iteration: shown.iteration });
+    const graph = buildGraph(shown.timelineIndex, viewState.view, {
+      iteration: shown.iteration,
+      expanded: openCalls,
+    });
     shown.graph = graph;
     for (const n of graph.nodes) {
       if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
@@ -706,6 +815,19 @@ export function mountPlayground(el, host, options = {}) {
       ),
     );
     return added;
+  }
+
+  /** Opens a module call's box (or, with null, closes every open call): its inside drawn anew. */
+  function openCall(scopeId) {
+    if (scopeId) openCalls.add(scopeId);
+    else openCalls.clear();
+    closeCallsBtn.hidden = !openCalls.size;
+    rebuildGraph();
+    viewState.selection = existingIds(shown.graph, viewState.selection);
+    graphView.setSelection(viewState.selection);
+    pending = emptyChanges();
+    pending.all = true;
+    drawFrame(1);
   }
 
   function setDirection(direction) {
@@ -805,12 +927,39 @@ export function mountPlayground(el, host, options = {}) {
     scheduleHash(true);
   }
 
+  async function copyProgram() {
+    try {
+      await navigator.clipboard.writeText(code.getProgram());
+      return true;
+    } catch {
+      return false; // no clipboard permission (an http page, a test browser)
+    }
+  }
+
+  function downloadProgram() {
+    // named after the example only while it is the example's program unchanged
+    const program = code.getProgram();
+    const ex = shown.example && program === shown.exampleProgram ? shown.example : null;
+    const text = programFile(program, { title: ex?.title });
+    const url = URL.createObjectURL(new Blob([text], { type: "text/x-python" }));
+    const a = h("a", { href: url, download: programFileName(ex?.id), hidden: true });
+    root.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
   // -- wiring ---------------------------------------------------------------------------------
 
   canvas.addEventListener("wheel", () => (autoFit = false), { passive: true });
   canvas.addEventListener("pointerdown", () => (autoFit = false));
 
   function onKeyDown(ev) {
+    if (ev.key === "Escape" && drawerOpen) {
+      setDrawer(false);
+      drawerBtn.focus();
+      return;
+    }
     if (destroyed || !shown.timelineIndex || ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (isTyping(ev, root)) return;
     const onButton = ev
@@ -866,6 +1015,7 @@ export function mountPlayground(el, host, options = {}) {
       playerCtl.dispose();
       document.removeEventListener("keydown", onKeyDown);
       topBar.destroy();
+      programTools.destroy();
       consolePane.destroy();
       inspector.destroy();
       lossPanel.destroy();

@@ -202,3 +202,25 @@ test("a loop is drawn one iteration at a time: the one running, with its own gra
   assert.equal(roleOf("t:d1ac16@2:1"), "t:d1ac16:1");
   assert.equal(buildGraph(timelineIndex, "tensors").nodes.length, 7, "without an iteration: everything");
 });
+
+test("an error's banner waits for typing to pause; other replies show it at once", async () => {
+  const { bannerDelay, BANNER_PAUSE_MS } = await import("../src/controller.js");
+  assert.equal(bannerDelay("run", 1000, 900), BANNER_PAUSE_MS - 100);
+  assert.equal(bannerDelay("run", 1000 + BANNER_PAUSE_MS, 1000), 0);
+  assert.equal(bannerDelay("run", 5000, null), 0, "a run not started by typing (Run, Ctrl+Enter)");
+  assert.equal(bannerDelay("edit", 1000, 990), 0);
+  assert.equal(bannerDelay("example", 1000, 990), 0);
+});
+
+test("a matrix's accumulation callout also carries the three values for heatmaps", () => {
+  const timelineIndex = buildIndex(timeline("matrix"));
+  const callout = accumulationCallout(timelineIndex, stateAt(timelineIndex, timelineIndex.count), "tensors");
+  assert.equal(callout.text, "W.grad: [[2., 4.], [6., 8.]] + [[3., 3.], [3., 3.]] = [[5., 7.], [9., 11.]]");
+  assert.equal(callout.heatmaps.name, "W");
+  assert.deepEqual(callout.heatmaps.after.data, [
+    [5, 7],
+    [9, 11],
+  ]);
+  const vector = buildIndex(timeline("retain"));
+  assert.equal(accumulationCallout(vector, stateAt(vector, vector.count), "tensors").heatmaps, null);
+});

@@ -21,7 +21,15 @@ from __future__ import annotations
 
 import inspect
 
-from tests.oracle import scenarios_nn, scenarios_pointwise, scenarios_reduce, scenarios_shape
+from tests.oracle import (
+    scenarios_autograd_api,
+    scenarios_conv,
+    scenarios_nn,
+    scenarios_numerics,
+    scenarios_pointwise,
+    scenarios_reduce,
+    scenarios_shape,
+)
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3824,3 +3832,6 @@ SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
 SCENARIOS.update(scenarios_reduce.SCENARIOS)
 SCENARIOS.update(scenarios_shape.SCENARIOS)
+SCENARIOS.update(scenarios_conv.SCENARIOS)
+SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
+SCENARIOS.update(scenarios_numerics.SCENARIOS)
