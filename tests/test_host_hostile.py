@@ -246,13 +246,13 @@ ONE_STATEMENT_CASES = [
      T + f"a = torch.ones({SIDE}, {SIDE})\nprint([a] * 20000)\n", 2, "max_seconds"),
     ("hooks doing big products during backward", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
      f"x = torch.ones({PRODUCT}, {PRODUCT}, requires_grad=True)\n"
-     "hs = [x.register_hook(lambda g: g @ a) for i in range(300)]\n"
+     "hs = [x.register_hook(lambda g: g @ a) for i in range(3000)]\n"
      "(x * 2).sum().backward()\n", 4, "max_seconds"),
     ("a comprehension of big products", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
      "b = [(a @ a).sum() for i in range(5000)]\n", 2, "max_seconds"),
     ("grad_fn hooks during backward", T + f"a = torch.ones({PRODUCT}, {PRODUCT})\n"
      f"x = torch.ones({PRODUCT}, {PRODUCT}, requires_grad=True)\ny = x * 2\n"
-     "hs = [y.grad_fn.register_prehook(lambda g: (g[0] @ a,)) for i in range(300)]\n"
+     "hs = [y.grad_fn.register_prehook(lambda g: (g[0] @ a,)) for i in range(3000)]\n"
      "y.sum().backward()\n", 5, "max_seconds"),
 ]
 
@@ -268,7 +268,9 @@ def test_one_statement_of_unbounded_work_stops_at_the_time_limit(name, program, 
     _clean(text)
     error = json.loads(text)["timeline"]["error"]
     assert error["kind"] == "limit" and error["limit"] == limit, (name, error)
-    assert error["line"] == line + 2, (name, error)  # + the two import lines
+    # at the heavy statement (+ the two import lines), or, on a slow machine, at the one before it
+    # that sets it up (registering thousands of hooks)
+    assert error["line"] in (line + 2, line + 1), (name, error)
     assert took < 1.0 + 10.0, (name, took)  # the unchecked work takes minutes
 
 
