@@ -7,7 +7,7 @@ import { createSeriesPlot } from "./plot.js";
 const LOSS_COLOR = "#1a73e8";
 
 /**
- * Shown only for a run with MIN_LOSS_POINTS or more backward() calls on a scalar.
+ * Shown only for a training loop: MIN_LOSS_POINTS or more backward() calls on a scalar in loops.
  * setTimeline(timelineIndex) after each run; setMoment(pos) as often as the moment changes (the plot is
  * redrawn only when the moment crosses a backward call). `onPick(point)`: a click on the plot
  * chose that backward call (lossSeries's point).

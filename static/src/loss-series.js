@@ -120,9 +120,13 @@ function quietPoints(timelineIndex, step, s, points) {
   }
 }
 
-/** Whether a run's series makes a loss plot: MIN_LOSS_POINTS backward calls with scalar roots. */
+/**
+ * Whether a run's series makes a loss plot: a training loop's, so MIN_LOSS_POINTS backward calls
+ * with scalar roots made inside loops (two backward() calls written one after the other, as the
+ * lessons on accumulation do, are not a loss curve).
+ */
 export function hasLossPlot(series) {
-  return series.points.length >= MIN_LOSS_POINTS;
+  return series.points.filter((p) => p.loop.length > 0).length >= MIN_LOSS_POINTS;
 }
 
 /** How many points have happened by moment `pos` (their backward began): a binary search. */
