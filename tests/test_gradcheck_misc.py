@@ -34,6 +34,10 @@ CASES = [
     Case("nansum_dim", lambda T, a: _with_nans(T, a).nansum(1, keepdim=True) * a, (3, 4)),
     Case("nanmean_dim", lambda T, a: T.nanmean(_with_nans(T, a), 1) ** 2, (3, 4)),
     Case("nanmedian", lambda T, a: T.nanmedian(_with_nans(T, a)) * a, (3, 4)),
+    Case("pad_circular_1d", lambda T, a: T.nn.functional.pad(a, (2, 1), mode="circular") ** 2,
+         (1, 2, 3)),
+    Case("pad_circular_2d", lambda T, a: T.nn.functional.pad(a, (1, -1, 2, 1), mode="circular")
+         * 1.5, (1, 1, 3, 4)),
     Case("nanmedian_dim", lambda T, a: _with_nans(T, a).nanmedian(0).values * 2, (3, 4)),
 ]
 

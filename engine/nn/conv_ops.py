@@ -21,6 +21,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..state import current as _current_state
 from ..tensor import Tensor, warn
+from .circular_pad import pad_circular
 
 # -- unfolding and folding, on arrays -----------------------------------------------------------
 
@@ -745,13 +746,13 @@ def constant_pad_nd(input, pad, value=0.0):
 
 def pad(input, pad, mode="constant", value=None):
     pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:  # torch checks these two for every mode
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension "
+            f"but got padding length {len(pad)} and input of dimension {input.dim()}")
     if mode == "constant":
-        if len(pad) % 2:
-            raise RuntimeError("Padding length must be divisible by 2")
-        if len(pad) > 2 * input.dim():
-            raise RuntimeError(
-                "Padding length should be less than or equal to two times the input dimension "
-                f"but got padding length {len(pad)} and input of dimension {input.dim()}")
         return constant_pad_nd(input, pad, 0.0 if value is None else value)
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
@@ -762,7 +763,7 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for "
                                   f"{input.dim()}D input tensor.")
     if mode == "circular":
-        raise NotImplementedError("padding mode 'circular' is not available in the playground")
+        return pad_circular(input, pad)
     kind = "Reflection" if mode == "reflect" else "Replication"
     shape = tuple(input.shape)
     if kind == "Reflection":

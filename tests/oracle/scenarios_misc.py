@@ -190,6 +190,98 @@ def strides_and_offsets_of_views(torch, rec):
     rec.raises("stride(dim) out of range", lambda: t.stride(2))
 
 
+def autograd_grad_and_backward_argument_edge_cases(torch, rec):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor(3.0, requires_grad=True)
+
+    def y():
+        return (x * x).sum() * z
+
+    grad = torch.autograd.grad
+    rec.raises("grad of no inputs", lambda: grad(y(), []))
+    rec.raises("grad of an empty tuple", lambda: grad(y(), ()))
+    rec.value("grad(y, [x, x])", grad(y(), [x, x]))
+    rec.value("grad(y, [x, z, x])", grad(y(), [x, z, x]))
+    rec.raises("a number as input", lambda: grad(y(), [1.0]))
+    rec.raises("None as input", lambda: grad(y(), [None]))
+    rec.raises("a string as inputs", lambda: grad(y(), "x"))
+    rec.raises("None as inputs", lambda: grad(y(), None))
+    rec.raises("None as outputs", lambda: grad(None, [x]))
+    rec.raises("output without grad", lambda: grad(torch.tensor(1.0), [x]))
+    rec.raises("input without grad", lambda: grad(y(), [torch.tensor(1.0)]))
+    rec.raises("grad_outputs of another shape", lambda: grad(y(), [x], grad_outputs=torch.ones(3)))
+    rec.raises("grad_outputs a number", lambda: grad(y(), [x], grad_outputs=2.0))
+    rec.value("extra grad_outputs", grad(y(), [x], grad_outputs=[torch.tensor(2.0),
+                                                                 torch.tensor(5.0)]))
+    rec.raises("non-scalar output", lambda: grad(x * 2, [x]))
+    w = torch.tensor(1.0, requires_grad=True)
+    rec.raises("unused input", lambda: grad(y(), [x, w]))
+    rec.value("allow_unused", grad(y(), [x, w], allow_unused=True))
+    rec.value("materialize_grads", grad(y(), [x, w], materialize_grads=True))
+    rec.raises("materialize_grads, allow_unused=False",
+               lambda: grad(y(), [x, w], allow_unused=False, materialize_grads=True))
+    rec.value("two outputs", grad([y(), y()], [x]))
+    rec.value("a None grad_output", grad([y(), y()], [x], grad_outputs=[None, torch.tensor(2.0)]))
+    rec.value("a dict of inputs", grad(y(), {"x": x, "z": z}))
+    rec.value("a generator of inputs", grad(y(), (t for t in [x])))
+    rec.raises("an int output", lambda: grad(torch.tensor(1), [x]))
+    rec.value("the output itself", grad(x, x, torch.ones(2)))
+    rec.raises("backward(inputs=[])", lambda: y().backward(inputs=[]))
+    rec.raises("backward(inputs=[None])", lambda: y().backward(inputs=[None]))
+    y().backward(inputs=[x, x])
+    rec.value("backward(inputs=[x, x]) x.grad", x.grad)
+    rec.value("z.grad untouched", z.grad)
+    x.grad = None
+    y().backward(inputs={"z": z})
+    rec.value("backward(inputs=dict) z.grad", z.grad)
+    rec.raises("backward with another shape", lambda: y().backward(torch.ones(2)))
+    rec.raises("autograd.backward([])", lambda: torch.autograd.backward([]))
+    rec.value("extra grad_tensors ignored",
+              torch.autograd.backward([y()], grad_tensors=[None, None]))
+    rec.raises("too few grad_tensors",
+               lambda: torch.autograd.backward([y(), y()], grad_tensors=[None]))
+    rec.raises("autograd.backward without grad", lambda: torch.autograd.backward(torch.tensor(1.0)))
+    rec.raises("autograd.backward(inputs=[])", lambda: torch.autograd.backward(y(), inputs=[]))
+
+
+def circular_padding_and_conv_padding_mode_circular(torch, rec):
+    F = torch.nn.functional
+    x = torch.arange(6.0).reshape(1, 2, 3).requires_grad_()
+    y = F.pad(x, (2, 1), mode="circular")
+    rec.printed("pad 1-D", y)
+    rec.graph("graph(pad 1-D)", y)
+    (y * torch.arange(6.0)).sum().backward()
+    rec.value("x.grad", x.grad)
+    x2 = torch.arange(12.0).reshape(1, 1, 3, 4).requires_grad_()
+    y2 = F.pad(x2, (1, 2, 2, 1), mode="circular")
+    rec.printed("pad 2-D", y2)
+    (y2 * y2).sum().backward()
+    rec.value("x2.grad", x2.grad)
+    rec.value("negative pad", F.pad(x, (-1, 1), mode="circular"))
+    rec.value("pad the whole size", F.pad(x, (3, 3), mode="circular"))
+    rec.raises("wrapping twice", lambda: F.pad(x, (4, 1), mode="circular"))
+    rec.raises("an empty dim", lambda: F.pad(x, (-2, -2), mode="circular"))
+    rec.value("no batch dim", F.pad(torch.ones(2, 3), (1, 1), mode="circular"))
+    rec.raises("1-D input", lambda: F.pad(torch.ones(3), (1, 1), mode="circular"))
+    rec.raises("odd length", lambda: F.pad(x, (1,), mode="circular"))
+    rec.raises("odd length, reflect", lambda: F.pad(x, (1, 1, 1), mode="reflect"))
+    rec.raises("a value", lambda: F.pad(x, (1, 1), mode="circular", value=1))
+    rec.value("int", F.pad(torch.arange(6).reshape(1, 2, 3), (1, 1), mode="circular"))
+    rec.value("3-D", F.pad(torch.arange(8.0).reshape(1, 1, 2, 2, 2), (1, 1, 1, 0, 0, 1),
+                           mode="circular"))
+    conv = torch.nn.Conv1d(2, 1, 3, padding=1, padding_mode="circular")
+    with torch.no_grad():
+        conv.weight.copy_(torch.tensor([[[1.0, -2.0, 0.5], [0.25, 1.0, -1.0]]]))
+        conv.bias.fill_(0.5)
+    out = conv(x)
+    rec.printed("conv circular", out)
+    rec.graph("graph(conv circular)", out)
+    x.grad = None
+    out.sum().backward()
+    rec.value("conv circular x.grad", x.grad)
+    rec.value("conv circular weight.grad", conv.weight.grad)
+
+
 def _collect():
     here = __name__
     return {name: obj for name, obj in list(globals().items())
