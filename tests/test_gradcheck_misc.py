@@ -38,6 +38,13 @@ CASES = [
          (1, 2, 3)),
     Case("pad_circular_2d", lambda T, a: T.nn.functional.pad(a, (1, -1, 2, 1), mode="circular")
          * 1.5, (1, 1, 3, 4)),
+    Case("svdvals_wide", lambda T, a: T.linalg.svdvals(a), (2, 3)),
+    Case("svdvals_tall_batch", lambda T, a: T.linalg.svdvals(a) ** 2, (2, 3, 2)),
+    Case("matrix_norm_nuc", lambda T, a: T.linalg.matrix_norm(a, "nuc"), (3, 3)),
+    Case("matrix_norm_2", lambda T, a: T.linalg.matrix_norm(a, 2, dim=(0, 2), keepdim=True),
+         (3, 2, 2)),
+    Case("matrix_norm_minus_2", lambda T, a: T.linalg.matrix_norm(a, -2), (2, 4)),
+    Case("norm_nuc", lambda T, a: a.norm(p="nuc") * a, (3, 2)),
     Case("nanmedian_dim", lambda T, a: _with_nans(T, a).nanmedian(0).values * 2, (3, 4)),
 ]
 

@@ -282,6 +282,48 @@ def circular_padding_and_conv_padding_mode_circular(torch, rec):
     rec.value("conv circular weight.grad", conv.weight.grad)
 
 
+def singular_value_norms_and_svdvals(torch, rec):
+    A = torch.tensor([[1.0, 2.0, 0.0], [3.0, -1.0, 4.0]], requires_grad=True)
+    s = torch.linalg.svdvals(A)
+    rec.printed("svdvals", s)
+    rec.graph("graph(svdvals)", s)
+    for ord in (2, -2, "nuc"):
+        r = torch.linalg.matrix_norm(A, ord=ord)
+        rec.printed(f"matrix_norm {ord}", r)
+        rec.graph(f"graph(matrix_norm {ord})", r)
+        A.grad = None
+        r.backward()
+        rec.value(f"matrix_norm {ord} grad", A.grad)
+    rec.printed("norm(p='nuc')", torch.norm(A, p="nuc"))
+    rec.printed("linalg.norm(A, 2)", torch.linalg.norm(A, 2))
+    k = A.norm(p="nuc", dim=(0, 1), keepdim=True)
+    rec.printed("nuc keepdim", k)
+    rec.graph("graph(nuc keepdim)", k)
+    B = torch.arange(8.0).reshape(2, 2, 2)
+    rec.value("batch nuc", torch.linalg.matrix_norm(B, "nuc"))
+    rec.value("batch -2 over dims (0, 2)", torch.linalg.matrix_norm(B, -2, dim=(0, 2)))
+    rec.value("float64", torch.linalg.matrix_norm(A, 2, dtype=torch.float64))
+    rec.value("tall", torch.linalg.svdvals(A.detach().t() * 3))
+    # a singular value that is 0 exactly comes out as rounding noise, whose last bits are the
+    # linear algebra library's (docs/semantics.md): only that it is tiny is compared
+    rank_one = torch.linalg.svdvals(torch.tensor([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]))
+    rec.value("rank one: largest", rank_one[0])
+    rec.value("rank one: the other is noise", rank_one[1].abs() < 1e-6)
+    rec.raises("svdvals of ints", lambda: torch.linalg.svdvals(torch.tensor([[1, 2], [3, 4]])))
+    rec.raises("svdvals of a vector", lambda: torch.linalg.svdvals(torch.tensor([1.0, 2.0])))
+    rec.raises("nuc of a vector", lambda: torch.linalg.matrix_norm(torch.tensor([1.0, 2.0]),
+                                                                   "nuc"))
+    rec.raises("nuc of 3-D without dims", lambda: torch.norm(torch.ones(2, 2, 2), p="nuc"))
+    rec.value("nuc of 3-D with dims", torch.norm(torch.ones(2, 2, 2), p="nuc", dim=(1, 2)))
+    rec.raises("order 3", lambda: torch.linalg.matrix_norm(A, 3))
+    rec.value("empty", torch.linalg.matrix_norm(torch.ones(0, 2), 2))
+    A.grad = None
+    g, = torch.autograd.grad(torch.linalg.matrix_norm(A, "nuc"), A, create_graph=True)
+    rec.graph("graph of the nuc gradient", g)
+    (g * torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])).sum().backward()
+    rec.value("second derivative", A.grad)
+
+
 def _collect():
     here = __name__
     return {name: obj for name, obj in list(globals().items())
