@@ -324,6 +324,35 @@ def singular_value_norms_and_svdvals(torch, rec):
     rec.value("second derivative", A.grad)
 
 
+def convolution_double_backward_is_one_node(torch, rec):
+    F = torch.nn.functional
+    # float64: float32 sums over a batch differ in the last bit (docs/semantics.md)
+    f64 = torch.float64
+    x = (torch.arange(36.0, dtype=f64).reshape(1, 4, 3, 3) / 7 - 2).requires_grad_()
+    w = (torch.arange(24.0, dtype=f64).reshape(2, 2, 3, 2) / 10 - 1).requires_grad_()
+    b = torch.tensor([0.5, -0.25], dtype=f64, requires_grad=True)
+    y = F.conv2d(x, w, b, stride=(1, 2), padding=1, groups=2)
+    gx, gw, gb = torch.autograd.grad((y * y).sum(), [x, w, b], create_graph=True)
+    rec.graph("graph(grad of input)", gx)
+    rec.graph("graph(grad of weight)", gw)
+    rec.graph("graph(grad of bias)", gb)
+    rec.value("grad of input", gx)
+    rec.value("grad of weight", gw)
+    (gx.pow(2).sum() + (gw * gw.detach()).sum() + gb.sum()).backward()
+    rec.value("x.grad", x.grad)
+    rec.value("w.grad", w.grad)
+    rec.value("b.grad", b.grad)
+    v = torch.tensor([1.0, -2.0, 0.5]).reshape(1, 1, 3).requires_grad_()
+    k = torch.tensor([[[0.5, 1.0]]], requires_grad=True)
+    o = F.conv1d(v, k)
+    g, = torch.autograd.grad((o * o * o).sum(), [v], create_graph=True)
+    rec.graph("graph(conv1d, input only)", g)
+    h, = torch.autograd.grad(g.sum(), [k], create_graph=True)
+    rec.value("through the input's gradient to the weight", h)
+    h.sum().backward()
+    rec.value("third derivative", v.grad)
+
+
 def _collect():
     here = __name__
     return {name: obj for name, obj in list(globals().items())
