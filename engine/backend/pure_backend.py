@@ -656,7 +656,8 @@ def _fast_float(name, a, b):
     and contiguous, or one of them a single value (a 0-d operand, as a scalar weight). Returns
     None when the general path must run. The loop runs in JavaScript in the browser, else in C
     through map(); either way each element is the float64 op rounded once to the dtype."""
-    if type(a) is not ndarray or type(b) is not ndarray or a.dtype != b.dtype:
+    if (type(a) is not ndarray or type(b) is not ndarray or a.dtype != b.dtype
+            or (a.size < _BIG and b.size < _BIG)):
         return None
     tc = _TYPECODE.get(a.dtype)
     if tc is None:
