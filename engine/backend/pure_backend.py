@@ -674,7 +674,7 @@ def _fast_float(name, a, b):
         shp = b.shape
     else:
         return None
-    n = _prod(shp)
+    n = a.size if fa is not None else b.size
     x = _vals(a)[0] if fa is None else 0.0
     y = _vals(b)[0] if fb is None else 0.0
     if _JS is not None:
