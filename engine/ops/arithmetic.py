@@ -10,7 +10,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .compare import where
 from .formulas import sum_to
-from .helpers import cast, check_broadcast, float_data, promote, wrap
+from .helpers import cast, check_broadcast, float_data, promote, wrap, zeros_gradient
 from .registry import export
 
 
@@ -228,7 +228,7 @@ class PowScalar(Function):
         (a,) = self.saved_tensors
         e = self.exponent
         if e == 0:
-            return (grad * 0,)
+            return (zeros_gradient(grad),)  # torch: zeros_like(self), also at 0 ** 0
         return (grad * (e * a ** (e - 1)),)
 
 
@@ -293,7 +293,9 @@ class PowTensor(Function):
             ga = sum_to(where_(b == 0, 0.0, grad * (b * a ** (b - 1))), sa)
         if self.needs(1):
             # d/db a^b = a^b * log(a), defined as 0 where a == 0 and b >= 0
-            gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * a.log())), sb)
+            # log of the base in the result's dtype (a float32 base of a float64 power too)
+            log_a = (a if a.dtype == result.dtype else a.to(result.dtype)).log()
+            gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * log_a)), sb)
         return ga, gb
 
 

@@ -11,7 +11,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .arithmetic import _binary_prepare
 from .formulas import sum_to
-from .helpers import float_data, wrap
+from .helpers import float_data, wrap, zeros_gradient
 from .registry import export
 
 _LN2 = math.log(2.0)
@@ -35,7 +35,8 @@ class _Rounding(Function):
         return type(self).fn(a._data)
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros_like(grad), as torch: 0.0 also where grad is negative, NaN or infinite
+        return (zeros_gradient(grad),)
 
 
 class Floor(_Rounding):

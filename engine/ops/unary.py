@@ -8,7 +8,7 @@ from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
 from . import formulas
 from .compare import where
-from .helpers import float_data, wrap
+from .helpers import float_data, wrap, zeros_gradient
 from .registry import export
 
 
@@ -84,7 +84,7 @@ class Sign(Function):
         return out
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (_zeros_like(grad),)  # torch's zeros_like(grad): never -0.0 or NaN
 
 
 class Sgn(Sign):
@@ -229,9 +229,7 @@ class SigmoidGrad(Function):
         return g_grad, g_y
 
 
-def _zeros_like(t: Tensor) -> Tensor:
-    """The gradient torch sends along an edge whose derivative is zero (zeros_like(grad))."""
-    return Tensor._make(B.zeros(B.shape(t._data), B.dtype_name(t._data)), t._dtype)
+_zeros_like = zeros_gradient
 
 
 class Relu(Function):
@@ -301,7 +299,7 @@ class Clamp(Function):
         if self.hi is not None:
             upper = a <= self.hi
             mask = upper if mask is None else mask & upper
-        return (grad * mask,)
+        return (where(mask, grad, 0.0),)  # torch's clamp_backward: +0.0 outside, never NaN
 
 
 class Hardtanh(Function):

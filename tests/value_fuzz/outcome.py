@@ -144,7 +144,8 @@ def run(example: dict, lib) -> dict:
 # -- comparing ---------------------------------------------------------------------------------
 
 # Where the engine's last bit may differ (docs/semantics.md): a few float32 ulps of the largest
-# value of the tensor, and a few float64 ulps. A wrong formula misses these by far.
+# value of the tensor, and a few float64 ulps; a zero's sign (a sum of x and -x is +0.0 or -0.0
+# by the order). A wrong formula misses these by far.
 TOLERANCE = {"torch.float32": 2e-6, "torch.float64": 1e-13}
 
 
@@ -157,7 +158,7 @@ def _same_number(a, b, dtype: str, exact: bool, scale: float) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a) or math.isnan(b):
             return math.isnan(a) and math.isnan(b)
-        if exact or math.isinf(a) or math.isinf(b) or a == b == 0.0:  # -0.0 prints as "-0."
+        if exact or math.isinf(a) or math.isinf(b):  # (the sign of a zero is a last bit too)
             return _bits(a) == _bits(b)
         return abs(a - b) <= TOLERANCE.get(dtype, 0.0) * max(abs(b), scale)
     return type(a) is type(b) and a == b
