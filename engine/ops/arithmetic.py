@@ -69,6 +69,27 @@ class Sub(Function):
         return sum_to(grad, sa), sum_to(-grad if self.alpha == 1 else grad * -self.alpha, sb)
 
 
+class RsubTensor(Function):
+    """torch.rsub(input, other) of two tensors: other - alpha * input, recorded as torch's own
+    node (not SubBackward0 with the operands swapped)."""
+
+    name_ = "RsubBackward0"
+    chain_rule = ("∂(other − α·self)/∂self = −α, ∂/∂other = 1: to self −α·{grad}, to other {grad} "
+                  "(summed back to shape)")
+    array_backward = True
+
+    def forward(self, a, b, alpha):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.alpha = alpha
+        return B.sub(y, x if alpha == 1 else B.mul(x, alpha))
+
+    _saved_alpha = property(lambda self: self.alpha)
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        return sum_to(-grad if self.alpha == 1 else grad * -self.alpha, sa), sum_to(grad, sb)
+
+
 class Rsub(Function):
     """`number - tensor`: torch records rsub(tensor, number), with one edge only."""
 
@@ -126,6 +147,13 @@ class Div(Function):
         ga = sum_to(grad / b, sa) if self.needs(0) else None
         gb = sum_to(-grad * (a / b) / b, sb) if self.needs(1) else None
         return ga, gb
+
+
+class DivTrueMode(Div):
+    """div(a, b, rounding_mode=None) spelled out: torch's div.Tensor_mode overload, true division
+    with its own node name."""
+
+    name_ = "DivBackward2"
 
 
 class DivMode(Function):
@@ -375,11 +403,14 @@ subtract = export("subtract")(sub)
 
 
 @export(operators=("__rsub__",))
-def rsub(input, other):
+def rsub(input, other, *, alpha=1):
     if isinstance(other, Tensor):
-        return sub(other, input)
+        _no_bool_sub(input, other)
+        return apply(RsubTensor, (input, other), alpha)
     if input._dtype.name == "bool" or isinstance(other, bool):
         raise RuntimeError(errors.BOOL_SUB_MIXED)
+    if alpha != 1:
+        raise NotImplementedError("rsub of a tensor and a number with alpha != 1 is not supported")
     return apply(Rsub, (input,), other)
 
 
@@ -394,10 +425,15 @@ def mul(input, other):
 multiply = export("multiply")(mul)
 
 
+_NO_MODE = "no rounding_mode given"  # torch picks another overload for rounding_mode=None
+
+
 @export(operators=("__truediv__",),
         palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
-def div(input, other, *, rounding_mode=None):
-    if rounding_mode is not None:
+def div(input, other, *, rounding_mode=_NO_MODE):
+    if rounding_mode is None and isinstance(input, Tensor):
+        return apply(DivTrueMode, (input, wrap(other, input)))
+    if rounding_mode is not _NO_MODE and rounding_mode is not None:
         if rounding_mode not in ("trunc", "floor"):
             raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")

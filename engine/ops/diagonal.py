@@ -139,6 +139,8 @@ class IndexFill(Function):
 def trace(input):
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    if input.dtype.name == "bool":
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     out = apply(Trace, (input,))
     if not input.dtype.is_floating_point and out._dtype is not int64:
         out = Tensor._make(B.astype(out._data, "int64"), int64)

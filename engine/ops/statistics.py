@@ -63,7 +63,10 @@ class Var(Function):
     def var_grad(self, a, grad):
         all_dims = tuple(range(a.dim())) if self.dims is None else self.dims
         g = _keep(grad, self.dims, a.dim(), self.keepdim)
-        return (a - a.mean(all_dims, keepdim=True)) * g * (2.0 / self.dof)
+        # torch's var_backward, in its order: (2 / max(0, N - correction)) * grad * (x - mean),
+        # so no degrees of freedom give inf (and NaN where x is the mean), as the forward's NaN
+        factor = 2.0 / self.dof if self.dof > 0 else float("inf")
+        return (g * factor) * (a - a.mean(all_dims, keepdim=True))
 
 
 class Std(Var):
@@ -120,7 +123,12 @@ class Logsumexp(Function):
         x = float_data(a)
         self.dims, self.keepdim = dims, keepdim
         self.save(a)
-        m = B.amax(x, dims, True)
+        shape = B.shape(x)
+        if any(shape[d] == 0 for d in dims):  # nothing to add: log(0) = -inf, as torch
+            m = B.zeros(tuple(1 if i in dims else s for i, s in enumerate(shape)),
+                        B.dtype_name(x))
+        else:
+            m = B.amax(x, dims, True)
         inf = _k(float("inf"), m)
         m = B.where(B.eq(B.abs(m), inf), _k(0, m), m)
         out = B.add(B.log(B.sum(B.exp(B.sub(x, m)), dims, True)), m)
@@ -140,6 +148,14 @@ def logsumexp(input, dim, keepdim=False):
     dims = dims_tuple(dim, input.ndim)
     if input.ndim == 0:
         dims = ()
+    elif dims == ():
+        # torch 2.13 reduces over every dim for dim=() (an empty list means all), and without
+        # keepdim its out= path then refuses the [1, ...] result it made, unless the input is
+        # empty
+        dims = tuple(range(input.ndim))
+        if not keepdim and input.numel():
+            raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                               f"[{', '.join(['1'] * input.ndim)}]")
     if not input.dtype.is_floating_point:
         input = input.to(float32)  # torch reduces integers in the default float dtype
     return apply(Logsumexp, (input,), dims, keepdim)
