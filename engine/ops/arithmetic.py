@@ -145,7 +145,8 @@ class Div(Function):
         a, b = self.saved_tensors
         sa, sb = self.shapes
         ga = sum_to(grad / b, sa) if self.needs(0) else None
-        gb = sum_to(-grad * (a / b) / b, sb) if self.needs(1) else None
+        # torch's div_tensor_other_backward, in its order: -grad * ((self / other) / other)
+        gb = sum_to(-grad * ((a / b) / b), sb) if self.needs(1) else None
         return ga, gb
 
 

@@ -107,10 +107,11 @@ class Trace(Function):
         return B.astype(B.sum(B.astype(d, "float64"), None, False), a._dtype.name)
 
     def backward(self, grad):
-        # torch's trace_backward: grad written at every (cols + 1)-th element of flat zeros
+        # torch's trace_backward: grad written at every (cols + 1)-th element of flat zeros,
+        # min(rows, cols) of them (more would run past the diagonal of a tall matrix)
         rows, cols = self.in_shape
         zeros = Tensor._make(B.zeros((rows * cols,), grad._dtype.name), grad._dtype)
-        index = Tensor._make(B.arange(0, rows * cols, cols + 1, "int64"), int64)
+        index = Tensor._make(B.arange(0, min(rows, cols) * (cols + 1), cols + 1, "int64"), int64)
         return (apply(IndexFill, (zeros, grad), index).view(rows, cols),)
 
 

@@ -240,7 +240,10 @@ class Relu(Function):
     saves_result = True
 
     def forward(self, a):
-        return B.maximum(a._data, B.scalar(0, a._dtype.name))
+        # 0 where x < 0, else x: so relu(-0.0) is -0.0 and relu(nan) nan, as torch's kernel
+        # (numpy's maximum(-0.0, 0) gives 0.0)
+        zero = B.scalar(0, a._dtype.name)
+        return B.where(B.lt(a._data, zero), zero, a._data)
 
     def backward(self, grad):
         (result,) = self.saved_tensors

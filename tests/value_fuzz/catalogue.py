@@ -832,7 +832,7 @@ OPS = {
     "pow_operator": (operator("pow"), LAST_BIT),
     "eq": (binary("eq"), EXACT), "ne": (binary("ne"), EXACT), "lt": (binary("lt"), EXACT),
     "le": (binary("le"), EXACT), "gt": (binary("gt"), EXACT), "ge": (binary("ge"), EXACT),
-    "where": (where, EXACT), "clamp": (clamp, EXACT), "lerp": (lerp, EXACT),
+    "where": (where, EXACT), "clamp": (clamp, EXACT), "lerp": (lerp, LAST_BIT),
     "equal": (binary("equal", scalar=False), EXACT),
     "isclose": (binary("isclose", dtypes=FLOATS, scalar=False), EXACT),
     "allclose": (binary("allclose", dtypes=FLOATS, scalar=False), EXACT),
