@@ -71,6 +71,10 @@ OPEN = {
     "log_softmax": "found by this fuzzer, being fixed",
     "masked_select": ("found by this fuzzer, being fixed", {"pure"}),
     "movedim": "found by this fuzzer, being fixed",
+    # grad * 0 (-0.0 for a negative grad) where torch gives zeros_like(grad); zeros_like flips
+    # a zero's sign in softsign's second derivative, which the oracle records as torch's
+    "sgn": "gradient -0.0 where torch gives 0.0",
+    "sign": "gradient -0.0 where torch gives 0.0",
     "softmax": "found by this fuzzer, being fixed",
     "var": "found by this fuzzer, being fixed",
     "vector_norm": "found by this fuzzer, being fixed",
