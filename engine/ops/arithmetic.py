@@ -150,18 +150,25 @@ class Div(Function):
         return ga, gb
 
 
+# one node name, two rounding modes: the rule table is keyed by the name
+_DIV_MODE_RULE = ("div(self, other, rounding_mode=...): None is true division (to self "
+                  "{grad}/other, to other −{grad}·self/other²); 'floor' and 'trunc' are flat "
+                  "between their steps (to self and to other 0)")
+
+
 class DivTrueMode(Div):
     """div(a, b, rounding_mode=None) spelled out: torch's div.Tensor_mode overload, true division
     with its own node name."""
 
     name_ = "DivBackward2"
+    chain_rule = _DIV_MODE_RULE
 
 
 class DivMode(Function):
     """div with rounding_mode "floor" or "trunc": a step function, so no gradient flows."""
 
     name_ = "DivBackward2"
-    chain_rule = ("div with a rounding mode is flat between its steps: to self and to other 0")
+    chain_rule = _DIV_MODE_RULE
 
     def forward(self, a, b, mode):
         x, y, dt = _binary_prepare(self, a, b)
