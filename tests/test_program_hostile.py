@@ -371,6 +371,52 @@ HOSTILE = [
     ("print_file", "print(1, file=print)\n", "runtime"),
     ("hook_recursion", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(y.backward)\ny.backward(retain_graph=True)\n", None),
+    # classes deriving from the engine's layers and optimizers: the engine's own state and
+    # methods stay the engine's
+    ("subclass_tensor", T + "class X(torch.Tensor):\n    pass\n", "not_allowed"),
+    ("subclass_parameter", T + "class P(torch.nn.Parameter):\n    pass\n", "not_allowed"),
+    ("subclass_loader", T + "class L(torch.utils.data.DataLoader):\n    pass\n", "not_allowed"),
+    ("subclass_scheduler", T + "class S(torch.optim.lr_scheduler.StepLR):\n    pass\n",
+     "not_allowed"),
+    ("subclass_grad_mode", T + "class G(torch.no_grad):\n    pass\n", "not_allowed"),
+    ("subclass_replaces_engine_method", T + "class L(torch.nn.Linear):\n"
+     "    def _named_members(self, *a):\n        return []\n", "not_allowed"),
+    ("subclass_replaces_engine_attr", T + "class S(torch.nn.Sequential):\n"
+     "    _get_item_by_idx = print\n", "not_allowed"),
+    ("subclass_of_subclass_replaces", T + "class A(torch.nn.ReLU):\n    pass\n"
+     "class B(A):\n    def _load_from_state_dict(self, *a):\n        pass\n", "not_allowed"),
+    ("subclass_assigns_engine_method", T + "class L(torch.nn.Linear):\n    pass\n"
+     "L._call_with_hooks = print\n", "not_allowed"),
+    ("optimizer_subclass_assigns_private", T + "class O(torch.optim.SGD):\n    pass\n"
+     "p = torch.ones(1, requires_grad=True)\no = O([p], lr=0.1)\no._update_group = print\n",
+     "not_allowed"),
+    ("optimizer_subclass_replaces_private", T + "class O(torch.optim.Optimizer):\n"
+     "    def _update_group(self, *a):\n        pass\n", "not_allowed"),
+    ("optimizer_subclass_reads_private", T + "class O(torch.optim.Adam):\n    pass\n"
+     "p = torch.ones(1, requires_grad=True)\no = O([p])\nx = o._update_group\n",
+     "not_allowed"),
+    ("subclass_engine_method_via_class", T + "class L(torch.nn.Linear):\n    pass\n"
+     "f = L.forward\n", "not_allowed"),
+    ("subclass_super_private", T + "class L(torch.nn.Linear):\n"
+     "    def go(self):\n        return super()._get_name\n"
+     "x = L(1, 1).go()\n", "not_allowed"),
+    ("subclass_super_engine_class", T + "class L(torch.nn.Linear):\n    pass\n"
+     "m = L(1, 1)\nd = super(torch.nn.Linear, m)._parameters\n", "not_allowed"),
+    ("subclass_dunder_mro", T + "class L(torch.nn.Linear):\n    pass\nb = L.__mro__\n",
+     "not_allowed"),
+    ("subclass_engine_class_mutation", T + "class L(torch.nn.Linear):\n    pass\n"
+     "torch.nn.Linear.forward = print\n", "not_allowed"),
+    ("subclass_extra_repr_recursion", T + "class L(torch.nn.Linear):\n"
+     "    def extra_repr(self):\n        return repr(self)\nprint(L(1, 1))\n", "limit"),
+    ("subclass_forward_recursion", T + "class S(torch.nn.Sequential):\n"
+     "    def forward(self, x):\n        return self(x)\ny = S()(torch.ones(1))\n", "limit"),
+    ("optimizer_subclass_step_forever", T + "class O(torch.optim.Optimizer):\n"
+     "    def step(self):\n        while True:\n            pass\n"
+     "p = torch.ones(1, requires_grad=True)\nO([p], {}).step()\n", "limit"),
+    ("subclass_huge_layer", T + "class L(torch.nn.Linear):\n    pass\nm = L(100000, 100000)\n",
+     "limit"),
+    ("subclass_super_init_huge", T + "class L(torch.nn.Linear):\n    def __init__(self):\n"
+     "        super().__init__(100000, 100000)\nm = L()\n", "limit"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -544,7 +590,8 @@ def _stmts():
                 ast.Name(t[1], ast.Load()), "e", [ast.Expr(ast.Name("e", ast.Load()))])],
                 [], [ast.Pass()])),
         st.tuples(expr, st.sampled_from(["nn.Module", "object", "Exception", "torch.Tensor",
-                                         "torch.autograd.Function"])
+                                         "torch.autograd.Function", "torch.nn.Sequential",
+                                         "torch.nn.ReLU", "torch.optim.Optimizer", "x"])
                   ).map(lambda t: ast.ClassDef(
                       name="C", bases=[ast.parse(t[1], mode="eval").body], keywords=[],
                       body=[ast.FunctionDef(

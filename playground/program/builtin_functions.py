@@ -15,8 +15,8 @@ from .policy import EXCEPTIONS
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
 # types it may name
 _FUNCTIONS = ("print", "len", "abs", "float", "int", "bool", "round", "min", "max", "sum",
-              "list", "tuple", "str", "range", "isinstance", "sorted", "any", "all", "map",
-              "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
+              "list", "tuple", "str", "range", "isinstance", "issubclass", "sorted", "any",
+              "all", "map", "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
               "staticmethod", "classmethod", "property", "iter", "next", "divmod", "chr", "ord",
               "callable", "pow", "hash", "format", "object", "type", "getattr", "hasattr",
               "setattr", "delattr")
@@ -210,6 +210,13 @@ class Builtins:
 
     def _isinstance(self, obj, classinfo):
         return isinstance(obj, self._classes(classinfo))
+
+    def _issubclass(self, cls, classinfo):
+        if isinstance(cls, BuiltinFunction) and cls.type is not None:
+            cls = cls.type
+        if not isinstance(cls, type):
+            raise TypeError("issubclass() arg 1 must be a class")
+        return issubclass(cls, self._classes(classinfo))
 
     def _classes(self, classinfo):
         if isinstance(classinfo, tuple):

@@ -168,7 +168,7 @@ class Expressions:
                 return getattr(obj, name)
             if name == "apply" and isinstance(obj, type) and issubclass(obj, UserFunctionBase):
                 return obj.apply  # a bound classmethod of the engine's Function
-            if not isinstance(obj, nn.Module) or isinstance(obj, type):
+            if isinstance(obj, type) or not self.policy.is_engine_object(obj):
                 if _has_attr(obj, name) and name.startswith("_"):
                     raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not "
                                            "available in the playground")
@@ -181,7 +181,8 @@ class Expressions:
                                      if not isinstance(obj, type) else
                                      f"type object '{owner.__name__}' has no attribute "
                                      f"'{name}'")
-            # an nn.Module the program wrote: the engine's Module rules below
+            # an object of a class deriving from the engine's (a Module, an optimizer, a
+            # Dataset): the engine's rules for that kind of object below
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
@@ -250,6 +251,8 @@ class Expressions:
         if isinstance(obj, nn.Module):
             return False  # attributes and registered members: the Module rules
         d = getattr(obj, "__dict__", None)
+        if name.startswith("_") and self.policy.is_engine_object(obj):
+            return False  # the engine's own state on an optimizer (the program cannot set any)
         return isinstance(d, dict) and name in d
 
     def is_program_value(self, value) -> bool:

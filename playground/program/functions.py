@@ -195,3 +195,13 @@ def user_class_defines(cls, name: str) -> bool:
         if is_user_class(c) and name in c.__dict__:
             return True
     return False
+
+
+def engine_class_defining(bases: tuple, name: str):
+    """The first class in bases' method order that is not the program's and defines name (on
+    the class), or None."""
+    for b in bases:
+        for c in b.__mro__:
+            if c is not object and not is_user_class(c) and name in c.__dict__:
+                return c
+    return None

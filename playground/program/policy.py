@@ -77,7 +77,8 @@ MODULE_METHODS = frozenset((
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
     "register_forward_hook", "register_forward_pre_hook",
 ))
-OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
+OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults", "state",
+                             "state_dict", "load_state_dict", "add_param_group"))
 # what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)
 DATA_ATTRS = frozenset(("dataset", "batch_size", "drop_last", "shuffle", "num_workers",
                         "generator", "tensors", "indices"))
@@ -189,7 +190,7 @@ class Policy:
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
         self._add("torch.nn.init", nn.init, _engine_functions(nn.init))
         self._add("torch.nn.utils", nn.utils, _own_functions(nn.utils))
-        self._add("torch.optim", optim, {"lr_scheduler"}
+        self._add("torch.optim", optim, {"lr_scheduler", "Optimizer"}
                   | _public_subclasses(optim, optim.Optimizer))
         self._add("torch.optim.lr_scheduler", lr_scheduler,
                   _public_subclasses(lr_scheduler, lr_scheduler.LRScheduler))
@@ -282,6 +283,18 @@ class Policy:
         if type(value) in (tuple, list) and len(value) <= 64:
             return all(self.member_value_ok(v) for v in value)
         return False
+
+    def subclassable(self, cls) -> bool:
+        """An engine or Python class a program's class may derive from: object, the exception
+        types, nn.Module and the layers, torch.autograd.Function, the optimizers (and their
+        base) and Dataset. Their engine code runs on the program's object; what the program
+        writes in the class body and assigns on it stays its own (statements.do_classdef)."""
+        if cls is object or cls in EXCEPTIONS.values():
+            return True
+        if cls in (nn.Module, UserFunctionBase, optim.Optimizer, data.Dataset):
+            return True
+        return isinstance(cls, type) and cls in self.classes and (
+            issubclass(cls, (nn.Module, optim.Optimizer)))
 
     def is_engine_object(self, obj) -> bool:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,

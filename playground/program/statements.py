@@ -19,11 +19,13 @@ from ..limits import (
 from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
 from .expressions import _kind_name
 from .functions import (
+    ALLOWED_DUNDER_DEFS,
     USER_CLASSES,
     Frame,
     Scope,
     UserFunction,
     bind_arguments,
+    engine_class_defining,
     is_user_class,
 )
 from .loops import Loop
@@ -39,6 +41,7 @@ from .policy import (
 from .records import ProgramError, exception_message
 
 _data = engine.utils.data
+_optim = engine.optim
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
@@ -582,11 +585,11 @@ class Statements:
     def do_classdef(self, stmt) -> None:
         bases = tuple(self.eval(b) for b in stmt.bases)
         for b in bases:
-            if not (b is object or b is nn.Module or b is UserFunctionBase
-                    or b is _data.Dataset or is_user_class(b) or b in EXCEPTIONS.values()):
-                raise self.not_allowed(stmt, f"a class can derive from nn.Module, "
-                                       f"torch.autograd.Function, Dataset, an exception type or "
-                                       f"the program's own classes (not {_kind_name(b)})")
+            if not self.policy.subclassable(b) and not is_user_class(b):
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module and its layers, "
+                                       f"torch.autograd.Function, an optimizer, Dataset, an "
+                                       f"exception type or the program's own classes (not "
+                                       f"{_kind_name(b)})")
         frame = Frame("class", parent=self.frame)
         outer = self.frame
         self.frame = frame
@@ -597,6 +600,12 @@ class Statements:
             self.frame = outer
             self.depth -= 1
         ns = dict(frame.vars)
+        for name in ns:
+            engine_base = engine_class_defining(bases, name)
+            if name.startswith("_") and name not in ALLOWED_DUNDER_DEFS and engine_base:
+                # the engine calls its own underscore methods with its internal state
+                raise self.not_allowed(stmt, f"a class cannot replace .{name} of "
+                                       f"{engine_base.__name__} (the engine's own)")
         ns["__module__"] = "__main__"
         ns["__qualname__"] = stmt.name
         cls = type(stmt.name, bases or (object,), ns)
@@ -830,8 +839,9 @@ class Statements:
         if is_user_class(owner) and not name.startswith("__"):
             # a Module keeps its parameters and submodules under underscore names: those stay
             # the engine's
-            if name.startswith("_") and issubclass(owner, nn.Module):
-                raise self.not_allowed(node, f"attributes starting with '_' of a Module cannot "
+            if name.startswith("_") and issubclass(owner, (nn.Module, _optim.Optimizer)):
+                kind = "a Module" if issubclass(owner, nn.Module) else "an optimizer"
+                raise self.not_allowed(node, f"attributes starting with '_' of {kind} cannot "
                                        f"be assigned (.{name})")
             if delete:
                 delattr(obj, name)
