@@ -605,7 +605,9 @@ REJECTED = [
     # (program, kind, line, col, words in the message)
     ("x = 1\ny = (\n", "syntax", 2, 5, "never closed"),
     ("async def f():\n    pass\n", "not_allowed", 1, 1, "async"),
-    ("def f():\n    yield 1\n", "not_allowed", 2, 5, "yield"),
+    ("def f():\n    x = yield 1\n", "not_allowed", 2, 9, "yield"),
+    ("def f():\n    print((yield))\n", "not_allowed", 2, 12, "statement of its own"),
+    ("yield 1\n", "syntax", 1, 1, "outside function"),
     ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__dict__\n", "not_allowed", 3, 5, "'__'"),
     ("import os\n", "not_allowed", 1, 1, "only torch"),
     ("from os import path\n", "not_allowed", 1, 1, "only torch"),

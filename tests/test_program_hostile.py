@@ -119,7 +119,7 @@ HOSTILE = [
      "x.register_hook(lambda g: g.__class__.__dict__)\n", "not_allowed"),
     ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
     ("async_def", "async def f():\n    await g()\n", "not_allowed"),
-    ("yield_stmt", "yield 1\n", "not_allowed"),
+    ("yield_stmt", "yield 1\n", "syntax"),
     ("module_apply", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\n"
      "m.apply(torch.no_grad())\n", "not_allowed"),
     ("module_call_internals", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nf = m.forward.x\n",
@@ -417,6 +417,44 @@ HOSTILE = [
      "limit"),
     ("subclass_super_init_huge", T + "class L(torch.nn.Linear):\n    def __init__(self):\n"
      "        super().__init__(100000, 100000)\nm = L()\n", "limit"),
+    # generators: nothing of their frame is reachable, and every budget holds inside them
+    ("generator_function_frame", "def g():\n    yield 1\n" "f = g().gi_frame\n", "not_allowed"),
+    ("generator_code", "def g():\n    yield 1\n" "c = g().gi_code\n", "not_allowed"),
+    ("generator_send", "def g():\n    yield 1\n" "x = g()\nnext(x)\nx.send(1)\n", "not_allowed"),
+    ("generator_throw", "def g():\n    yield 1\n" "g().throw(ValueError)\n", "not_allowed"),
+    ("generator_dunder_next", "def g():\n    yield 1\n" "n = g().__next__\n", "not_allowed"),
+    ("generator_getattr_frame", "def g():\n    yield 1\n" "f = getattr(g(), 'gi_frame')\n", "not_allowed"),
+    ("generator_format_field", "def g():\n    yield 1\n" "s = '{0.gi_frame}'.format(g())\n", "not_allowed"),
+    ("generator_type_call", "def g():\n    yield 1\n" "t = type(g())()\n", "not_allowed"),
+    ("yield_in_expression", "def g():\n    x = yield 1\n", "not_allowed"),
+    ("yield_in_call", "def g():\n    print((yield 1))\n", "not_allowed"),
+    ("yield_in_lambda", "f = lambda: (yield 1)\n", "not_allowed"),
+    ("yield_at_module_level", "yield 1\n", "syntax"),
+    ("yield_in_class_body", "def f():\n    class A:\n        yield 1\n", "syntax"),
+    ("generator_endless_list", "def g():\n    while True:\n        yield 1\nx = list(g())\n",
+     "limit"),
+    ("generator_endless_for", "def g():\n    while True:\n        yield 1\n"
+     "for v in g():\n    pass\n", "limit"),
+    ("generator_endless_inner_loop", "def g():\n    while True:\n        if False:\n"
+     "            yield 1\nnext(g())\n", "limit"),
+    ("generator_statements", "def g():\n    for i in range(10**9):\n        x = i\n"
+     "        yield x\nfor v in g():\n    pass\n", "limit"),
+    ("generator_self_delegation", "def g():\n    yield from g()\nnext(g())\n", "limit"),
+    ("generator_recursion_in_loop", "def g(n):\n    yield n\n    for v in g(n + 1):\n"
+     "        yield v\nfor v in g(0):\n    pass\n", "limit"),
+    ("generator_resumes_itself", "def g():\n    yield next(it)\nit = g()\nnext(it)\n",
+     "runtime"),
+    ("generator_yield_from_huge_range", "def g():\n    yield from range(10**12)\n"
+     "x = sum(g())\n", "limit"),
+    ("generator_zip_endless", "def g():\n    while True:\n        yield 1\n"
+     "x = list(zip(g(), g()))\n", "limit"),
+    ("generator_string_bomb", "def g():\n    s = 'a'\n    while True:\n        s = s + s\n"
+     "        yield s\nfor v in g():\n    pass\n", "limit"),
+    ("generator_tensor_flood", T + "def g():\n    while True:\n"
+     "        yield torch.ones(1000, 1000)\nx = list(g())\n", "limit"),
+    ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
+     "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -600,11 +638,30 @@ def _stmts():
                           body=[ast.Return(t[0])], decorator_list=[])], decorator_list=[])),
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
+        st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr).map(lambda t: ast.For(
+            ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
+            [ast.Expr(ast.Name("i", ast.Load()))], [])),
         st.tuples(expr).map(lambda t: ast.Raise(t[0], None)),
         st.tuples(expr, expr).map(lambda t: _function_class(t[0], t[1])),
         st.just(ast.parse("y = G.apply(torch.ones(2, requires_grad=True), 2)\n"
                           "y.sum().backward()").body[0]),
     )
+
+
+def _generator_function(yielded, iterated):
+    """def gen(a) with random yield and yield-from values, inside a loop and a try."""
+    tree = ast.parse(
+        "def gen(a):\n"
+        "    for k in range(2):\n"
+        "        try:\n"
+        "            yield YIELDED\n"
+        "        finally:\n"
+        "            pass\n"
+        "    yield from ITERATED\n").body[0]
+    tree.body[0].body[0].body[0].value.value = yielded
+    tree.body[1].value.value = iterated
+    return tree
 
 
 def _function_class(forward_value, backward_value):

@@ -31,6 +31,7 @@ from .functions import (
     is_user_class,
     user_class_defines,
 )
+from .generators import LAZY_ITERATORS
 from .operators import BINOPS, COMPARE, PLAIN, UNARY, number_op
 from .policy import (
     EXCEPTION_ATTRS,
@@ -162,6 +163,9 @@ class Expressions:
         if name.startswith("__"):
             raise self.not_allowed(node, f"attributes starting with '__' are not allowed "
                                    f"(.{name})")
+        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields: nothing at all
+            raise self.not_allowed(node, f".{name} of a generator is not available in the "
+                                   "playground (iterate it, or call next())")
         owner = obj if isinstance(obj, type) else type(obj)
         if is_user_class(owner):
             if self.user_attr_allowed(obj, owner, name):

@@ -74,7 +74,7 @@ class Scope:
     """What a function body binds: its parameters and the names it assigns (Python's rule: a
     name assigned anywhere in a function is local to it unless declared global/nonlocal)."""
 
-    __slots__ = ("local_names", "global_names", "nonlocal_names")
+    __slots__ = ("local_names", "global_names", "nonlocal_names", "yield_stmts")
 
     def __init__(self, node):
         params = _parameters(node.args)
@@ -115,6 +115,37 @@ class Scope:
         self.global_names = frozenset(global_names)
         self.nonlocal_names = frozenset(nonlocal_names)
         self.local_names = frozenset((assigned | params) - global_names - nonlocal_names)
+        # a generator function: the ids of its statements that hold a yield (the yield
+        # statements and every compound statement around one); empty for other functions
+        self.yield_stmts = frozenset(_yield_statements(body)) if isinstance(node.body, list) \
+            else frozenset()
+
+
+def _yield_statements(stmts) -> set:
+    """ids of the statements in stmts (at any depth, not inside a nested def or class) that are
+    or contain a `yield` statement (a yield is a statement of its own, validate.py)."""
+    found: set = set()
+
+    def visit(stmt) -> bool:
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            return False
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+            found.add(id(stmt))
+            return True
+        holds = False
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(stmt, field, ()):
+                if isinstance(child, ast.ExceptHandler):
+                    holds = any([visit(c) for c in child.body]) or holds
+                else:
+                    holds = visit(child) or holds
+        if holds:
+            found.add(id(stmt))
+        return holds
+
+    for stmt in stmts:
+        visit(stmt)
+    return found
 
 
 def _parameters(args: ast.arguments) -> set:

@@ -28,6 +28,7 @@ from .functions import (
     engine_class_defining,
     is_user_class,
 )
+from .generators import LAZY_ITERATORS, ProgramGenerator
 from .loops import Loop
 from .operators import INPLACE
 from .policy import (
@@ -101,7 +102,8 @@ _GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.se
 _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.GeneratorType,
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
                    type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
-                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))))
+                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))),
+                   *LAZY_ITERATORS)
 _CONTAINERS = (list, tuple, str, dict, set, frozenset)
 # math functions whose cost grows with an argument: the largest argument allowed
 
@@ -151,7 +153,7 @@ class Statements:
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
-        if isinstance(items, _data.LoaderIterator):
+        if isinstance(items, (_data.LoaderIterator, *LAZY_ITERATORS)):
             yield from self.for_each_batch(stmt, items)
             return
         loop = self.loop_begin(stmt, len(items))
@@ -279,10 +281,10 @@ class Statements:
         return state[0], state[1]
 
     def for_each_batch(self, stmt, batches):
-        """A for loop over a DataLoader: each batch is loaded when the loop asks for it, in a
-        step of the loop's header, as torch loads it (so what the dataset's code prints or
-        draws happens between the iterations, in torch's order). Its length counts as unknown
-        for the long-loop rule (like a while loop's)."""
+        """A for loop over a DataLoader or a generator: each item is made when the loop asks for
+        it, in a step of the loop's header, as Python and torch make it (so what the dataset's
+        or the generator's code prints or draws happens between the iterations, in their
+        order). Its length counts as unknown for the long-loop rule (like a while loop's)."""
         end = _END
         loop = self.loop_begin(stmt, None)
         outer = self.loop
@@ -314,6 +316,9 @@ class Statements:
         finally:
             self.loop = outer
             self.loop_end(loop)
+            # a generator the loop broke off is dropped here, as Python drops it after the
+            # loop (generators.py), not when a traceback holding this frame is collected
+            batches = None  # noqa: F841
         yield from self.block(stmt.orelse)
 
     def count_iteration(self, n: int, stmt, loop: Loop) -> None:
@@ -340,6 +345,8 @@ class Statements:
             if isinstance(value, _data.DataLoader):
                 guard_loader(value, self.limits)
             return iter(value)  # a DataLoader draws its base seed when the loop starts
+        if isinstance(value, LAZY_ITERATORS):
+            return value  # the program's generator: run as the loop asks (for_each_batch)
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
@@ -656,6 +663,8 @@ class Statements:
                       scope.nonlocal_names)
         frame.vars.update(bound)
         frame.args = args
+        if scope.yield_stmts:  # a generator function: its body runs as next() asks
+            return ProgramGenerator(self, fn, frame)
         outer, outer_node = self.frame, self.node
         self.frame = frame
         self.depth += 1

@@ -92,8 +92,10 @@ REJECTED = {
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
     "NamedExpr": "the walrus operator (:=) is not allowed",
-    "Yield": "yield (generator functions) is not allowed",
-    "YieldFrom": "yield is not allowed",
+    "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
+             "`yield from items`), not inside an expression",
+    "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
+                 "`yield from items`), not inside an expression",
     "Await": "await is not allowed",
     "Match": "match statements are not allowed",
     "AsyncFor": "async for is not allowed",
@@ -194,7 +196,16 @@ class Validator:
         self.expr(node.value)
 
     def stmt_Expr(self, node) -> None:
-        self.expr(node.value)
+        value = node.value
+        if isinstance(value, (ast.Yield, ast.YieldFrom)):
+            # a generator function's yield: a statement of its own (generators.py runs them)
+            if not self.in_function or self.in_class:
+                self.fail(node, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
+                          " outside function", kind="syntax", exc_type="SyntaxError")
+            if value.value is not None:
+                self.expr(value.value)
+            return
+        self.expr(value)
 
     def stmt_Pass(self, node) -> None:
         pass
