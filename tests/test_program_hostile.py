@@ -455,6 +455,22 @@ HOSTILE = [
     ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
      "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
+    # ctx.mark_dirty: the engine's record of dirty inputs stays the engine's
+    ("ctx_dirty_private", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx._dirty = (x,)\n        return x\n"
+     "y = D.apply(torch.ones(1, requires_grad=True))\n", "not_allowed"),
+    ("ctx_mark_dirty_replaced", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx.mark_dirty = print\n        return x\n"
+     "y = D.apply(torch.ones(1, requires_grad=True))\n", "not_allowed"),
+    ("ctx_mark_dirty_many", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx.mark_dirty(*([x] * 90000))\n        return x\n"
+     "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+     "for i in range(10**6):\n    y = D.apply(torch.ones(1) * 1)\n", "limit"),
+    ("ctx_mark_dirty_leaf_engine_param", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.zero_()\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),

@@ -68,7 +68,8 @@ NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
 # what forward and backward use on ctx, besides the attributes the program stores on it
 CTX_ATTRS = NODE_ATTRS | frozenset(("save_for_backward", "saved_tensors", "needs_input_grad",
-                                    "mark_non_differentiable", "set_materialize_grads"))
+                                    "mark_non_differentiable", "set_materialize_grads",
+                                    "mark_dirty"))
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
