@@ -471,6 +471,32 @@ HOSTILE = [
      "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
      "    def backward(ctx, g):\n        return g\n"
      "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
+    # the program's context managers: limits and policy errors are never handed to __exit__
+    ("with_exit_swallows_limit", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    while True:\n        pass\n", "limit"),
+    ("with_exit_swallows_not_allowed", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    y = torch.ones(1).numpy()\n",
+     "not_allowed"),
+    ("with_exit_swallows_memory", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    a = torch.ones(1000, 1000)\n"
+     "    b = [a + i for i in range(10)]\n", "limit"),
+    ("with_exit_traceback", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = tb.tb_frame\nwith S():\n    x = 1 / 0\n",
+     "runtime"),
+    ("with_exit_type_walk", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = t.mro()\nwith S():\n    x = 1 / 0\n",
+     "not_allowed"),
+    ("with_exit_exception_dunder", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = e.__traceback__\nwith S():\n    x = 1 / 0\n",
+     "not_allowed"),
+    ("with_enter_recursion", "class S:\n    def __enter__(self):\n        with self:\n"
+     "            pass\n    def __exit__(self, *a):\n        pass\nwith S():\n    pass\n",
+     "limit"),
+    ("with_exit_forever", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, *a):\n        while True:\n            pass\nwith S():\n    pass\n",
+     "limit"),
+    ("with_enter_read", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "f = S.__enter__\n", "not_allowed"),
+    ("with_engine_object", T + "with torch.nn.Linear(1, 1):\n    pass\n", "not_allowed"),
+    ("with_builtin", "with print:\n    pass\n", "not_allowed"),
+    ("with_module", T + "with torch:\n    pass\n", "not_allowed"),
+    ("with_as_dunder_target", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S() as __x:\n    pass\n", "not_allowed"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -655,6 +681,7 @@ def _stmts():
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
         st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr, expr).map(lambda t: _context_manager(t[0], t[1])),
         st.tuples(expr).map(lambda t: ast.For(
             ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
             [ast.Expr(ast.Name("i", ast.Load()))], [])),
@@ -678,6 +705,22 @@ def _generator_function(yielded, iterated):
     tree.body[0].body[0].body[0].value.value = yielded
     tree.body[1].value.value = iterated
     return tree
+
+
+def _context_manager(exit_value, body):
+    """A class with __enter__/__exit__ (returning a random value) used by a with statement
+    around a random expression."""
+    tree = ast.parse(
+        "class CM:\n"
+        "    def __enter__(self):\n"
+        "        return self\n"
+        "    def __exit__(self, kind, exc, tb):\n"
+        "        return EXIT\n"
+        "with CM() as cm:\n"
+        "    BODY\n")
+    tree.body[0].body[1].body[0].value = exit_value
+    tree.body[1].body[0].value = body
+    return ast.If(ast.Constant(True), tree.body, [])
 
 
 def _function_class(forward_value, backward_value):

@@ -13,7 +13,7 @@ import weakref
 
 # a class body may define these dunder methods and no other: Python calls them, the program
 # never reads them (docs/program-language.md, threat model)
-ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__"))
+ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__", "__enter__", "__exit__"))
 
 
 class Frame:

@@ -224,11 +224,13 @@ class Generators:
             self.node = item.context_expr
             cm = self.eval(item.context_expr)
             if not isinstance(cm, _GRAD_CONTEXTS):
-                raise self.not_allowed(item.context_expr, "a with statement takes "
-                                       "torch.no_grad(), torch.enable_grad(), "
+                raise self.not_allowed(item.context_expr, "a with statement around a yield "
+                                       "takes torch.no_grad(), torch.enable_grad(), "
                                        "torch.inference_mode() or torch.set_grad_enabled(flag)")
             cm.__enter__()
             managers.append(cm)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None, announce=False)
         try:
             yield from self.gen_block(stmt.body, yields)
         except GeneratorExit:

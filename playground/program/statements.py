@@ -16,7 +16,7 @@ from ..limits import (
     guard_broadcast,
     guard_loader,
 )
-from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
+from .builtin_functions import BUILTIN_NAMES, BuiltinFunction, is_number
 from .expressions import _kind_name
 from .functions import (
     ALLOWED_DUNDER_DEFS,
@@ -27,6 +27,7 @@ from .functions import (
     bind_arguments,
     engine_class_defining,
     is_user_class,
+    user_class_defines,
 )
 from .generators import LAZY_ITERATORS, ProgramGenerator
 from .loops import Loop
@@ -350,37 +351,101 @@ class Statements:
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
+        """with over the grad-mode switches and the program's own context managers (classes
+        defining __enter__ and __exit__), items entered in order and left in reverse, as nested
+        with statements. A program's __exit__ gets the exception the block raised (its type,
+        itself and None for the traceback, which a program never holds); a true result
+        swallows it. At the module level each __exit__ runs in a step of the header's
+        position. A limit or policy error leaves the grad-mode blocks but runs no program code
+        (like finally blocks)."""
         managers = []
 
         def enter(_stmt):
             for item in stmt.items:
                 self.node = item.context_expr
                 cm = self.eval(item.context_expr)
-                if not isinstance(cm, _GRAD_CONTEXTS):
-                    raise self.not_allowed(item.context_expr, "a with statement takes "
-                                           "torch.no_grad(), torch.enable_grad(), "
-                                           "torch.inference_mode() or "
-                                           "torch.set_grad_enabled(flag)")
-                cm.__enter__()
+                if isinstance(cm, _GRAD_CONTEXTS):
+                    cm.__enter__()
+                    value = None  # torch's grad-mode switches give None to `as`
+                else:
+                    value = self.call(self.context_method(cm, "__enter__", item.context_expr),
+                                      [], {}, item.context_expr)
                 managers.append(cm)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, value)
 
+        pending = None
         try:
             yield from self.statement(stmt, enter, "with")
             yield from self.block(stmt.body)
+        except (GeneratorExit, _Stop, *_FATAL):
+            self.leave_grad_modes(managers)
+            raise
+        except BaseException as e:  # an exception or a break/continue/return: leave first
+            pending = e
+        while managers:
+            cm = managers.pop()
+            if isinstance(cm, _GRAD_CONTEXTS):
+                self.leave_grad_modes([cm])
+                continue
+            exc = pending.exc if isinstance(pending, _Raised) else (
+                pending if isinstance(pending, Exception) else None)
+            try:
+                swallow = yield from self.statement(
+                    stmt, lambda _s, cm=cm, exc=exc: self.call_exit(cm, exc, stmt), "with")
+            except (GeneratorExit, _Stop, *_FATAL):
+                self.leave_grad_modes(managers)
+                raise
+            except BaseException as e:  # __exit__ raised: that goes on instead
+                pending = e
+                continue
+            if swallow and exc is not None:
+                pending = None
+        if pending is not None:
+            raise pending
+
+    def context_method(self, cm, name: str, node):
+        """cm.__enter__ / cm.__exit__ of a program's own context manager, bound."""
+        cls = type(cm)
+        if is_user_class(cls) and user_class_defines(cls, "__enter__") and user_class_defines(
+                cls, "__exit__"):
+            return getattr(cm, name)
+        if self.policy.is_engine_object(cm) or not (is_user_class(cls) or is_number(cm)
+                                                    or isinstance(cm, _CONTAINERS)):
+            raise self.not_allowed(node, "a with statement takes torch.no_grad(), "
+                                   "torch.enable_grad(), torch.inference_mode(), "
+                                   "torch.set_grad_enabled(flag) or an object of the program's "
+                                   "own class with __enter__ and __exit__")
+        # Python 3.11's messages (the recorded torch outputs were made with it)
+        missed = " (missed __exit__ method)" if is_user_class(cls) and user_class_defines(
+            cls, "__enter__") else ""
+        raise TypeError(f"'{cls.__name__}' object does not support the context manager "
+                        f"protocol{missed}")
+
+    def call_exit(self, cm, exc, stmt):
+        args = [None, None, None] if exc is None else [self.builtins.type_of(exc), exc, None]
+        return self.truth(self.call(self.context_method(cm, "__exit__", stmt), args, {},
+                                    stmt))
+
+    def leave_grad_modes(self, managers) -> None:
+        """Leave the grad-mode switches among managers, innermost first."""
+        grad = [cm for cm in reversed(managers) if isinstance(cm, _GRAD_CONTEXTS)]
+        if not grad:
+            return
+        if self.depth:  # inside a call the program's grad state is the current one
+            for cm in grad:
+                cm.__exit__(None, None, None)
+            return
+        # between the module level's steps: leave them inside the program's grad state
+        state = _grad_mode.state
+        prev = state.grad_enabled, state.inference
+        state.grad_enabled, state.inference = self.grad_enabled, self.inference
+        try:
+            for cm in grad:
+                cm.__exit__(None, None, None)
         finally:
-            if self.depth:  # inside a call the program's grad state is the current one
-                for cm in reversed(managers):
-                    cm.__exit__(None, None, None)
-            else:  # leave in reverse order, inside the program's grad state
-                state = _grad_mode.state
-                prev = state.grad_enabled, state.inference
-                state.grad_enabled, state.inference = self.grad_enabled, self.inference
-                try:
-                    for cm in reversed(managers):
-                        cm.__exit__(None, None, None)
-                finally:
-                    self.grad_enabled, self.inference = state.grad_enabled, state.inference
-                    state.grad_enabled, state.inference = prev
+            self.grad_enabled, self.inference = state.grad_enabled, state.inference
+            state.grad_enabled, state.inference = prev
 
     def exec_try(self, stmt):
         pending = None

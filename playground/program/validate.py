@@ -270,14 +270,11 @@ class Validator:
             self.in_loop -= 1
 
     def stmt_With(self, node) -> None:
+        # what the managers are is known when the statement runs (statements.exec_with)
         for item in node.items:
-            if item.optional_vars is not None:
-                self.fail(item.optional_vars, "`with ... as name` is not allowed")
-            if not isinstance(item.context_expr, ast.Call):
-                self.fail(item.context_expr, "a with statement takes torch.no_grad(), "
-                          "torch.enable_grad(), torch.inference_mode() or "
-                          "torch.set_grad_enabled(flag)")
             self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.target(item.optional_vars)
         self.body(node.body)
 
     def stmt_Try(self, node) -> None:
