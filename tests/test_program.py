@@ -617,7 +617,7 @@ REJECTED = [
     ("x = __import__('os')\n", "not_allowed", 1, 5, "'__'"),
     ("x = y\n", "not_allowed", 1, 5, "not defined"),
     ("x = torch.ones(1)\n", "not_allowed", 1, 5, "import torch"),
-    ("print(x := 1)\n", "not_allowed", 1, 7, "walrus"),
+    ("print(__x := 1)\n", "not_allowed", 1, 7, "'__'"),
     ("from torch import *\n", "not_allowed", 1, 1, "import *"),
     ("from . import torch\n", "not_allowed", 1, 1, "relative"),
     ("x = 1j\n", "not_allowed", 1, 5, "complex"),

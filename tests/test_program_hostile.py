@@ -114,7 +114,7 @@ HOSTILE = [
     ("exec_name", "exec('1')\n", "not_allowed"),
     ("vars_name", "v = vars()\n", "not_allowed"),
     ("breakpoint", "breakpoint()\n", "not_allowed"),
-    ("walrus", "print(a := 1)\n", "not_allowed"),
+    ("walrus_names_an_unknown", "print(a := b)\n", "not_allowed"),
     ("lambda_hook_dunder", T + "x = torch.ones(1, requires_grad=True)\n"
      "x.register_hook(lambda g: g.__class__.__dict__)\n", "not_allowed"),
     ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
@@ -497,6 +497,11 @@ HOSTILE = [
     ("with_builtin", "with print:\n    pass\n", "not_allowed"),
     ("with_module", T + "with torch:\n    pass\n", "not_allowed"),
     ("with_as_dunder_target", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S() as __x:\n    pass\n", "not_allowed"),
+    # := binds names like an assignment, nothing more
+    ("walrus_dunder", "y = (__builtins__ := 1)\n", "not_allowed"),
+    ("walrus_in_comprehension_bomb", "s = 'ab'\nx = [(s := s + s) for i in range(100)]\n",
+     "limit"),
+    ("walrus_while_forever", "i = 0\nwhile (i := i + 1):\n    pass\n", "limit"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -634,6 +639,8 @@ def _exprs():
         st.tuples(inner, inner).map(lambda t: ast.BoolOp(ast.Or(), [t[0], t[1]])),
         st.tuples(inner, inner).map(lambda t: ast.Compare(t[0], [ast.In()], [t[1]])),
         st.tuples(inner, inner).map(lambda t: ast.Dict([t[0]], [t[1]])),
+        st.tuples(st.sampled_from(["a", "x", "__x"]), inner).map(
+            lambda t: ast.NamedExpr(ast.Name(t[0], ast.Store()), t[1])),
         st.tuples(inner, st.sampled_from(["", ">9", ".3f", "!r", "{a}"])).map(
             lambda t: ast.JoinedStr([ast.FormattedValue(
                 t[0], ord("r") if t[1] == "!r" else -1,

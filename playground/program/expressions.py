@@ -635,6 +635,21 @@ class Expressions:
     def eval_lambda(self, node):
         return self.make_function(node, "<lambda>")
 
+    def eval_namedexpr(self, node):
+        """name := value: bound where an assignment would be, except that inside a
+        comprehension it binds in the scope around the comprehension (Python's rule)."""
+        value = self.eval(node.value)
+        frame = self.frame
+        target = frame
+        while target.kind == "comprehension":
+            target = target.parent
+        self.frame = target
+        try:
+            self.bind(node.target.id, value)
+        finally:
+            self.frame = frame
+        return value
+
     def eval_comprehension(self, node):
         generators = node.generators
         first = self.iterate(self.eval(generators[0].iter), generators[0].iter)
@@ -706,6 +721,7 @@ _EVAL = {
     ast.BoolOp: Expressions.eval_boolop, ast.IfExp: Expressions.eval_ifexp, ast.Set: Expressions.eval_set,
     ast.Dict: Expressions.eval_dict, ast.JoinedStr: Expressions.eval_joinedstr,
     ast.FormattedValue: Expressions.eval_formatted, ast.Lambda: Expressions.eval_lambda,
+    ast.NamedExpr: Expressions.eval_namedexpr,
     ast.ListComp: Expressions.eval_comprehension, ast.SetComp: Expressions.eval_comprehension,
     ast.DictComp: Expressions.eval_comprehension, ast.GeneratorExp: Expressions.eval_comprehension,
 }

@@ -104,6 +104,9 @@ class Scope:
                 continue
             elif isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 stack.append(n.generators[0].iter)  # the rest is the comprehension's own scope
+                # ... except a := inside it, which binds in this scope
+                assigned.update(sub.target.id for sub in ast.walk(n)
+                                if isinstance(sub, ast.NamedExpr))
                 continue
             elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
                 assigned.add(n.id)

@@ -91,7 +91,6 @@ REJECTED = {
     "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "NamedExpr": "the walrus operator (:=) is not allowed",
     "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
              "`yield from items`), not inside an expression",
     "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
@@ -494,6 +493,11 @@ class Validator:
         if node.format_spec is not None:
             self.expr(node.format_spec)
 
+    def expr_namedexpr(self, node) -> None:
+        # Python's parser allows a plain name only as the target of :=
+        self.check_name(node.target, node.target.id)
+        self.expr(node.value)
+
     def expr_lambda(self, node) -> None:
         self.arguments(node.args)
         outer_loop = self.in_loop
@@ -527,6 +531,7 @@ _EXPR = {
     ast.Subscript: Validator.expr_subscript, ast.Slice: Validator.expr_slice,
     ast.IfExp: Validator.expr_ifexp, ast.JoinedStr: Validator.expr_joinedstr,
     ast.FormattedValue: Validator.expr_formatted, ast.Lambda: Validator.expr_lambda,
+    ast.NamedExpr: Validator.expr_namedexpr,
     ast.ListComp: Validator.expr_comprehension, ast.SetComp: Validator.expr_comprehension,
     ast.DictComp: Validator.expr_comprehension, ast.GeneratorExp: Validator.expr_comprehension,
     ast.Starred: lambda self, node: self.fail(node, "a starred expression is not allowed here"),
