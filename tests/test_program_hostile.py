@@ -502,6 +502,11 @@ HOSTILE = [
     ("walrus_in_comprehension_bomb", "s = 'ab'\nx = [(s := s + s) for i in range(100)]\n",
      "limit"),
     ("walrus_while_forever", "i = 0\nwhile (i := i + 1):\n    pass\n", "limit"),
+    # a property's setter takes the program's own functions only, and shows nothing else
+    ("property_setter_builtin", "p = property(lambda s: 1)\nq = p.setter(print)\n", "runtime"),
+    ("property_fget", "p = property(lambda s: 1)\nf = p.fget\n", "not_allowed"),
+    ("property_setter_engine_fn", "import torch\np = property(lambda s: 1)\n"
+     "q = p.setter(torch.ones)\n", "runtime"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),

@@ -402,6 +402,14 @@ class Builtins:
     def _property(self, fget=None):
         return property(self._fn(fget))
 
+    def program_function(self, fn):
+        """A function the program passes to property's setter/getter/deleter: its own."""
+        from .functions import UserFunction
+        if not isinstance(fn, UserFunction):
+            raise TypeError("a property's setter, getter or deleter is one of the program's "
+                            "own functions here")
+        return fn
+
 
 def is_number(v) -> bool:
     return type(v) in (int, float, bool)

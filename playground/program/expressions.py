@@ -163,6 +163,10 @@ class Expressions:
         if name.startswith("__"):
             raise self.not_allowed(node, f"attributes starting with '__' are not allowed "
                                    f"(.{name})")
+        if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
+            # @value.setter in a class body: a property with the program's own function
+            return BuiltinFunction(name, lambda fn: getattr(obj, name)(
+                self.builtins.program_function(fn)))
         if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields: nothing at all
             raise self.not_allowed(node, f".{name} of a generator is not available in the "
                                    "playground (iterate it, or call next())")

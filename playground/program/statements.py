@@ -634,7 +634,7 @@ class Statements:
     def decorate(self, decorator, value, node):
         self.node = node
         if isinstance(decorator, BuiltinFunction) and decorator.name in (
-                "staticmethod", "classmethod", "property"):
+                "staticmethod", "classmethod", "property", "setter", "getter", "deleter"):
             return decorator(value)
         if isinstance(decorator, _GRAD_CONTEXTS):  # @torch.no_grad(): the mode for each call
             if not isinstance(value, UserFunction):
@@ -683,10 +683,12 @@ class Statements:
         cls = type(stmt.name, bases or (object,), ns)
         USER_CLASSES.add(cls)
         for attr, v in frame.vars.items():
-            fn = getattr(v, "__func__", None) or getattr(v, "fget", None) or v
-            if isinstance(fn, UserFunction):
-                fn.owner = cls
-                fn.qualname = f"{stmt.name}.{attr}"
+            fns = [getattr(v, "fget", None), getattr(v, "fset", None), getattr(v, "fdel", None)] \
+                if isinstance(v, property) else [getattr(v, "__func__", None) or v]
+            for fn in fns:
+                if isinstance(fn, UserFunction):
+                    fn.owner = cls
+                    fn.qualname = f"{stmt.name}.{attr}"
         if issubclass(cls, UserFunctionBase):
             engine.autograd.custom_function.NODE_CLASSES[cls].chain_rule = \
                 self.backward_rule(cls)
