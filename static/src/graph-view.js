@@ -67,6 +67,40 @@ function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
+/**
+ * The accumulation callout's size, estimated from what it shows (styles.js: 12.5 px monospace,
+ * at most 340 px wide, 14 px heatmap cells): close enough to choose its side of the card.
+ */
+export function calloutBox(key, heatmaps, canvasW) {
+  const maxW = Math.max(120, Math.min(340, canvasW - 16));
+  const pad = 21; // padding and border
+  if (heatmaps) {
+    const grid = (v) => {
+      if (v == null) return { w: 34, h: 16 };
+      const rows = v.shape.length === 2 ? v.shape[0] : 1;
+      const cols = v.shape.length === 2 ? v.shape[1] : v.shape[0] || 1;
+      return { w: cols * 16, h: rows * 16 };
+    };
+    const parts = [grid(heatmaps.before), grid(heatmaps.delta), grid(heatmaps.after)];
+    const rowW = ((heatmaps.name || "").length + 6) * 7.6 + parts.reduce((a, g) => a + g.w, 0) + 2 * 14 + 5 * 6;
+    const lines = Math.ceil(rowW / (maxW - pad));
+    const h = Math.max(...parts.map((g) => g.h)) * Math.min(lines, 3) + 20;
+    return { w: Math.min(maxW, rowW + pad), h: h + 12 };
+  }
+  const chars = key.length;
+  const perLine = Math.max(1, Math.floor((maxW - pad) / 7.6));
+  const lines = Math.ceil(chars / perLine);
+  return { w: lines > 1 ? maxW : chars * 7.6 + pad, h: lines * 17 + 12 };
+}
+
+/** Puts `els` into `parent` in that order, moving nothing when they already are. */
+function putInOrder(parent, els) {
+  const kids = parent.children;
+  let i = 0;
+  while (i < els.length && kids[i] === els[i]) i++;
+  if (i < els.length) parent.append(...els.slice(i));
+}
+
 const overlap = (a, b) =>
   Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 
@@ -158,7 +192,9 @@ export function createGraphView(
   let size = { w: 0, h: 0 };
   let view = { x: 0, y: 0, k: 1 };
   let calloutSize = null; // the accumulation callout's size and the controls it avoids (placeCallout)
-  let calloutObstacles = [];
+  let calloutObstacles = null; // null: to be measured
+  let calloutHeat = null; // the heatmaps it shows, if any
+  let calloutMeasure = 0; // the frame that will measure the controls
   const edgeL = makeLayer("gp-layer-edges");
   edgeL.svg.prepend(defs);
   const edgeLayer = edgeL.viewport;
@@ -228,6 +264,7 @@ export function createGraphView(
     if (w === size.w && hgt === size.h) return false;
     size = { w, h: hgt };
     calloutSize = null;
+    calloutObstacles = null;
     surface.style.width = `${w}px`;
     surface.style.height = `${hgt}px`;
     for (const layer of layers) sizeLayer(layer);
@@ -400,7 +437,7 @@ export function createGraphView(
       if (!m.has(k)) m.set(k, []);
       m.get(k).push(v);
     };
-    const frags = new Map(); // chunk -> fragment, to insert each chunk's cards in one go
+    const wanted = new Map(); // chunk -> its cards in the timeline's order
     for (const n of next.nodes) {
       let rec = nodeEls.get(n.id);
       if (!rec || rec.node.kind !== n.kind) {
@@ -411,13 +448,15 @@ export function createGraphView(
       rec.node = n;
       rec.g.dataset.name = n.name || "";
       const chunk = chunkFor(n.id);
-      if (!frags.has(chunk)) frags.set(chunk, document.createDocumentFragment());
-      frags.get(chunk).append(rec.g); // re-appending keeps the timeline's order within a chunk
+      if (!wanted.has(chunk)) wanted.set(chunk, []);
+      wanted.get(chunk).push(rec.g);
       add(byTensor, n.tensor, n.id);
       add(byNode, n.node, n.id);
       placeNode(rec);
     }
-    for (const [chunk, frag] of frags) chunk.viewport.append(frag);
+    // re-appended only where the order changed: moving every card of an unchanged graph made
+    // the browser restyle all of them after each edit
+    for (const [chunk, cards] of wanted) putInOrder(chunk.viewport, cards);
     const efrag = document.createDocumentFragment();
     const lfrag = document.createDocumentFragment();
     const lanes = lanesOf(next.edges);
@@ -429,8 +468,11 @@ export function createGraphView(
       }
       rec.edge = e;
       rec.lane = lanes.get(e.id);
-      efrag.append(rec.g);
-      lfrag.append(rec.label);
+      if (!rec.g.isConnected) {
+        // a new edge; the others stay where they are (their order draws nothing differently)
+        efrag.append(rec.g);
+        lfrag.append(rec.label);
+      }
       add(incident, e.from, e.id);
       add(incident, e.to, e.id);
       routeEdge(rec);
@@ -541,6 +583,9 @@ export function createGraphView(
     const pa = pos.get(e.from);
     const pb = pos.get(e.to);
     if (!a || !b || !pa || !pb) return;
+    const key = `${pa.x},${pa.y},${pb.x},${pb.y},${a.w},${a.h},${b.w},${b.h},${rec.lane?.lane},${rec.lane?.lanes},${vertical}`;
+    if (key === rec.routed) return; // its ends did not move
+    rec.routed = key;
     rec.curve = edgeCurve(pa, pb, a.w, a.h, b.w, b.h, rec.lane?.lane ?? 0, rec.lane?.lanes ?? 1, vertical);
     rec.path.setAttribute("d", rec.curve.d);
     placeLabel(rec);
@@ -802,9 +847,10 @@ export function createGraphView(
     }
     calloutFor = id;
     const key = `${heatmaps ? "heat|" : ""}${text}`;
-    if (key !== calloutKey || callout.hidden) calloutSize = null; // measured again with its new text
     if (key !== calloutKey) {
       calloutKey = key;
+      calloutHeat = heatmaps;
+      calloutSize = null; // estimated again for its new text
       callout.classList.toggle("heat", Boolean(heatmaps));
       if (heatmaps) drawHeatmaps(heatmaps, text);
       else callout.textContent = text;
@@ -863,23 +909,20 @@ export function createGraphView(
 
   // The callout goes where it covers the least: beside its card (below, above, right, left),
   // inside the canvas, clear of the canvas's own controls (legend, zoom buttons, minimap, banner)
-  // and of the other cards on screen. The controls' boxes and the callout's size are measured
-  // when its text changes, not at every camera frame.
-  function measureCallout() {
+  // and of the other cards on screen. Nothing is measured while it moves: its size is estimated
+  // from its text (measuring forced a layout of every card, at every accumulation while playing
+  // and after every edit), and the controls' boxes are measured once per canvas size, in a frame
+  // of their own.
+  function measureControls() {
     const r0 = container.getBoundingClientRect();
-    calloutSize = { w: callout.offsetWidth, h: callout.offsetHeight };
-    calloutObstacles = [];
+    const boxes = [];
     for (const el of container.children) {
       if (el === surface || el === flight || el === detail || el === callout || !el.offsetParent) continue;
       const r = el.getBoundingClientRect();
       if (r.width && r.height && getComputedStyle(el).position === "absolute")
-        calloutObstacles.push({
-          x0: r.left - r0.left,
-          y0: r.top - r0.top,
-          x1: r.right - r0.left,
-          y1: r.bottom - r0.top,
-        });
+        boxes.push({ x0: r.left - r0.left, y0: r.top - r0.top, x1: r.right - r0.left, y1: r.bottom - r0.top });
     }
+    return boxes;
   }
 
   function placeCallout() {
@@ -887,7 +930,13 @@ export function createGraphView(
     const rec = nodeEls.get(calloutFor);
     const p = pos.get(calloutFor);
     if (!rec || !p) return;
-    if (!calloutSize) measureCallout();
+    if (!calloutSize) calloutSize = calloutBox(calloutKey, calloutHeat, size.w);
+    if (!calloutObstacles && !calloutMeasure)
+      calloutMeasure = requestAnimationFrame(() => {
+        calloutMeasure = 0;
+        calloutObstacles = measureControls();
+        placeCallout();
+      });
     const screen = (q, n) => ({
       x0: (q.x - n.w / 2) * view.k + view.x,
       y0: (q.y - n.h / 2) * view.k + view.y,
@@ -902,7 +951,7 @@ export function createGraphView(
       const b = screen(q, r.node);
       if (b.x1 > 0 && b.y1 > 0 && b.x0 < size.w && b.y0 < size.h) others.push(b);
     }
-    const { x: left, y: top } = bestCalloutSpot(card, calloutSize, size, others, calloutObstacles);
+    const { x: left, y: top } = bestCalloutSpot(card, calloutSize, size, others, calloutObstacles || []);
     callout.style.transform = `translate(${left.toFixed(0)}px, ${top.toFixed(0)}px)`;
   }
 
@@ -1326,6 +1375,7 @@ export function createGraphView(
     destroy() {
       resizeObserver?.disconnect();
       cancelAnimationFrame(minimapFrame);
+      cancelAnimationFrame(calloutMeasure);
       surface.remove();
       flight.remove();
       detail.remove();

@@ -905,8 +905,9 @@ export function mountPlayground(el, host, options = {}) {
         /* a sandboxed frame may refuse; the link still works from the Share button */
       }
     };
-    if (now) write();
-    else timers.hash = setTimeout(write, 250);
+    // even "now" is after the current task: replaceState with a long address took 15-20 ms,
+    // which a reply's drawing need not wait for
+    timers.hash = setTimeout(write, now ? 0 : 250);
   }
 
   async function share() {

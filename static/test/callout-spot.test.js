@@ -1,7 +1,7 @@
 // The accumulation callout goes beside its card where it covers the least: controls, other cards, the canvas edge.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bestCalloutSpot } from "../src/graph-view.js";
+import { bestCalloutSpot, calloutBox } from "../src/graph-view.js";
 
 const rect = (x, y, w, h) => ({ x0: x, y0: y, x1: x + w, y1: y + h });
 const covers = (spot, box, r) =>
@@ -28,4 +28,21 @@ test("another card under it sends the callout to a free side", () => {
   const below = rect(300, 230, 200, 110);
   const spot = bestCalloutSpot(card, { w: 200, h: 50 }, { w: 1000, h: 700 }, [below]);
   assert.ok(!covers(spot, { w: 200, h: 50 }, below) && !covers(spot, { w: 200, h: 50 }, card));
+});
+
+test("the callout's size is estimated from its text: short stays narrow, long wraps at the width limit", () => {
+  const short = calloutBox("x.grad: None + [8.] = [8.]", null, 1000);
+  assert.ok(short.w < 250 && short.h < 35);
+  const long = calloutBox(`a.grad: ${"[2., 4., 6.] + ".repeat(20)}`, null, 390);
+  assert.equal(long.w, 340);
+  assert.ok(long.h > 60);
+  const m = {
+    shape: [2, 3],
+    data: [
+      [1, 2, 3],
+      [4, 5, 6],
+    ],
+  };
+  const heat = calloutBox("heat|W.grad", { name: "W", before: null, delta: m, after: m }, 1000);
+  assert.ok(heat.w <= 340 && heat.h >= 44);
 });
