@@ -126,8 +126,9 @@ export function bestCalloutSpot(card, box, canvas, others = [], controls = []) {
   for (const [i, sp] of spots.entries()) {
     const r = { x0: sp.x, y0: sp.y, x1: sp.x + box.w, y1: sp.y + box.h };
     const area = box.w * box.h;
-    let cost = (area - overlap(r, inside)) * 4 + overlap(r, card) * 8;
-    for (const c of controls) cost += overlap(r, c) * 6;
+    // covering a control or its own card is worse than covering any number of other cards
+    let cost = (area - overlap(r, inside)) * 10 + overlap(r, card) * 30;
+    for (const c of controls) cost += overlap(r, c) * 30;
     for (const o of others) cost += overlap(r, o);
     cost += i; // ties go to the earlier spot
     if (!best || cost < best.cost) best = { cost, x: sp.x, y: sp.y };
