@@ -45,6 +45,10 @@ CASES = [
          (3, 2, 2)),
     Case("matrix_norm_minus_2", lambda T, a: T.linalg.matrix_norm(a, -2), (2, 4)),
     Case("norm_nuc", lambda T, a: a.norm(p="nuc") * a, (3, 2)),
+    Case("clamp_min", lambda T, a: T.clamp_min(a, 0.3) * a, (2, 3)),
+    Case("clamp_max_tensor", lambda T, a, b: a.clamp_max(b) * a, (2, 3), (3,)),
+    Case("rad2deg", lambda T, a: T.rad2deg(a) * a, (2, 3)),
+    Case("deg2rad", lambda T, a: a.deg2rad() ** 2, (2, 3)),
     Case("nanmedian_dim", lambda T, a: _with_nans(T, a).nanmedian(0).values * 2, (3, 4)),
 ]
 

@@ -11,7 +11,9 @@ from ..rng import ops as _random_ops  # noqa: F401 - registers uniform_, normal_
 from ..tensor import Tensor
 from . import (  # noqa: F401
     addc,
+    angles,
     arithmetic,
+    clamp_bounds,
     compare,
     cumulative,
     diagonal,
@@ -19,6 +21,7 @@ from . import (  # noqa: F401
     gather,
     inplace,
     layout,
+    like,
     linalg,
     logical,
     masking,
@@ -34,6 +37,7 @@ from . import (  # noqa: F401
     sorting,
     split,
     statistics,
+    triangle_indices,
     unary,
     unique,
 )

@@ -353,6 +353,46 @@ def convolution_double_backward_is_one_node(torch, rec):
     rec.value("third derivative", v.grad)
 
 
+def clamp_min_max_angles_new_tensors_and_triangle_indices(torch, rec):
+    x = torch.tensor([[-1.5, 0.0, 2.0], [3.0, -0.5, float("nan")]], requires_grad=True)
+    for name, out in (("clamp_min", torch.clamp_min(x, 0.5)), ("clamp_max", x.clamp_max(1)),
+                      ("clamp_min tensor", x.clamp_min(torch.tensor([0.0, 1.0, 2.0]))),
+                      ("clamp_max tensor", torch.clamp_max(x, torch.tensor(0.0))),
+                      ("rad2deg", torch.rad2deg(x)), ("deg2rad", x.deg2rad())):
+        rec.printed(name, out)
+        x.grad = None
+        out.backward(torch.ones(2, 3))
+        rec.value(f"{name} grad", x.grad)
+    rec.value("rad2deg of ints", torch.rad2deg(torch.tensor([1, 2])))
+    rec.value("deg2rad float64", torch.deg2rad(torch.tensor([1.0, 90.0, 1e-3],
+                                                            dtype=torch.float64)))
+    y = x * 1
+    y.clamp_min_(0.0)
+    rec.graph("graph(clamp_min_)", y)
+    y.clamp_max_(torch.tensor(1.0))
+    rec.printed("after clamp_max_", y)
+    rec.raises("clamp_min_ of a leaf", lambda: x.clamp_min_(0))
+    rec.printed("view_as", x.view_as(torch.zeros(3, 2)))
+    rec.printed("broadcast_to", torch.broadcast_to(torch.tensor([1.0, 2.0, 3.0],
+                                                                requires_grad=True), (2, 3)))
+    rec.raises("broadcast_to a bad shape", lambda: torch.tensor([1.0, 2.0]).broadcast_to((3,)))
+    i = torch.tensor([1, 2])
+    rec.value("new_zeros", x.new_zeros(2, 2))
+    rec.value("new_ones int", i.new_ones((1, 2)))
+    rec.value("new_full", x.new_full((2,), 7))
+    rec.value("new_tensor", x.new_tensor([1, 2]))
+    rec.value("new_tensor dtype", x.new_tensor([1, 2], dtype=torch.int64))
+    rec.value("new_zeros requires_grad", x.new_zeros(2, requires_grad=True).requires_grad)
+    rec.value("new_empty shape", x.new_empty(0, 3).shape)
+    rec.value("triu_indices", torch.triu_indices(3, 3))
+    rec.value("triu_indices offset", torch.triu_indices(3, 4, 1))
+    rec.value("tril_indices", torch.tril_indices(3, 2, -1))
+    rec.value("tril_indices empty", torch.tril_indices(0, 2))
+    rec.value("count_nonzero", torch.count_nonzero(x))
+    rec.value("count_nonzero dim", x.count_nonzero(dim=1))
+    rec.value("count_nonzero dims", torch.count_nonzero(torch.tensor([[0, 1], [2, 0]]), (0, 1)))
+
+
 def _collect():
     here = __name__
     return {name: obj for name, obj in list(globals().items())
