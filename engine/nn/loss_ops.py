@@ -1,6 +1,6 @@
 """The losses torch computes as one graph node (SmoothL1LossBackward0, HuberLossBackward0,
 BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0), and the few ops torch's
-composite losses record that the engine has no public function for yet (clamp_min_, xlogy),
+composite losses record that the engine has no public function for yet (xlogy),
 and the 2-norm along a dim they take from engine/ops/norms.py.
 
 Each loss takes input and target already broadcast to one shape. Backward formulas are written
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply
+from ..ops.clamp_bounds import ClampMin
 from ..ops.compare import where
 from ..ops.helpers import promote
 from ..ops.inplace import run_inplace
@@ -232,23 +233,6 @@ def sub_scalar(t: Tensor, other: float) -> Tensor:
 
 def mul_scalar(t: Tensor, other: float) -> Tensor:
     return apply(MulScalar, (t,), other)
-
-
-class ClampMin(Function):
-    """clamp_min(x, min): the gradient passes where x >= min."""
-
-    name_ = "ClampMinBackward0"
-    chain_rule = "∂clamp_min(self, min)/∂self = 1 where self ≥ min, else 0"
-
-    def forward(self, a, lo):
-        self.save(a)
-        self.lo = lo
-        x = a._data
-        return B.maximum(x, B.scalar(lo, B.dtype_name(x)))
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return (grad * (a >= self.lo),)
 
 
 def clamp_min_(t: Tensor, lo: float) -> Tensor:
