@@ -11,6 +11,8 @@ import math as _math
 
 import numpy as np
 
+from . import sum_order as _order
+
 NAME = "numpy"
 
 # torch never warns on 0/0, log(0) or overflow: it returns nan/inf quietly. numpy would emit
@@ -344,14 +346,133 @@ def clip(a, lo, hi):
 
 @_arr
 def sum(a, dims, keepdim: bool):  # noqa: A001
-    return a.sum(axis=dims, keepdims=keepdim)
+    if a.dtype.kind == "f":
+        return _torch_order_sum(a, dims, keepdim)
+    return a.sum(axis=dims, keepdims=keepdim)  # integers: exact in any order
 
 
 @_arr
 def mean(a, dims, keepdim: bool):
-    # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
+    # the sum divided by the count, as torch does on the CPU (so in its order of additions);
+    # the mean of nothing is a quiet nan, as in torch
     count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-    return np.true_divide(a.sum(axis=dims, keepdims=keepdim), count)
+    return np.true_divide(sum(a, dims, keepdim), count)
+
+
+# torch's order of additions (engine/backend/sum_order.py describes it; this is its numpy
+# arithmetic). Arrays here are (values, lanes): every column is added up on its own, the way
+# torch adds its vector lanes and independent runs side by side. Sequential additions are
+# np.add.accumulate's, whose running total goes down the rows by definition (np.sum adds
+# pairwise, in another order).
+
+def _seq(x):
+    """The rows of x added one by one, top to bottom (x has at least one row)."""
+    n = len(x)
+    if n > 4:
+        return np.add.accumulate(x, 0)[-1]
+    acc = x[0]
+    for i in range(1, n):
+        acc = acc + x[i]
+    return acc
+
+
+def _cascade(x):
+    """torch's multi_row_sum of x (values, lanes): each lane a 4-level cascade."""
+    n, width = x.shape
+    step = _order.level_step(n)
+    if n < step:
+        return _seq(x)
+    total = None
+    for _ in range(3):
+        full = len(x) // step * step
+        if full < len(x):  # the unfinished chunk of this level
+            rest = _seq(x[full:])
+            total = rest if total is None else total + rest
+        if not full:
+            return total
+        x = np.add.accumulate(x[:full].reshape(full // step, step, width), 1)[:, -1]
+    top = _seq(x)
+    return top if total is None else total + top
+
+
+def _ilp(x):
+    """torch's row_sum of x (values, lanes): rows of 4 in 4 cascades, then the first
+    cascade, the leftover rows and the other three cascades, one by one."""
+    n, width = x.shape
+    q = n // _order.ILP
+    if not q:
+        return _seq(x)
+    parts = _cascade(x[:4 * q].reshape(q, 4 * width)).reshape(4, width)
+    if 4 * q < n:
+        parts = np.concatenate((parts[:1], x[4 * q:], parts[1:]))
+    return _seq(parts)
+
+
+def _run_totals(x, method: str, width: int):
+    """The total of every column of x (values, runs) by one of torch's three methods."""
+    if method == _order.VEC:
+        n, runs = x.shape
+        nv = n // width
+        lanes = _ilp(x[:nv * width].reshape(nv, width * runs)).reshape(width, runs)
+        if nv * width < n:  # the leftover values first, then the lanes
+            lanes = np.concatenate((x[nv * width:], lanes))
+        return _seq(lanes)
+    if method == _order.CASC:
+        return _cascade(x)
+    return _ilp(x)
+
+
+def _torch_order_sum(a, dims, keepdim):
+    dt = a.dtype
+    width = 8 if dt == np.float32 else 4
+    n = a.size
+    full = dims is None or (type(dims) is not int and len(dims) == a.ndim)
+    if full and 0 < n < _order.GRAIN and a.flags.c_contiguous:
+        # the common case: all of a contiguous tensor, one run in memory order
+        total = _run_totals(a.reshape(n, 1), _order.VEC if n >= width else _order.ILP_METHOD,
+                            width)
+        out = total.reshape((1,) * a.ndim if keepdim else ())
+    else:
+        out = _planned_sum(a, dims, keepdim, width)
+    # torch's output starts at 0.0 and gets the total added: -0.0 becomes 0.0 (and the result
+    # is never a view of a)
+    return np.add(out, 0)
+
+
+def _planned_sum(a, dims, keepdim, width):
+    if a.strides and min(a.strides) < 0:
+        a = np.ascontiguousarray(a)  # torch has no negative strides: its copy is contiguous
+    p = _order.plan(a.shape, a.strides, a.itemsize, dims, keepdim, width)
+    if p.empty:
+        return np.zeros(p.out_shape, dtype=a.dtype)
+    x = a.transpose(p.perm).reshape(p.sizes)  # the values in torch's iteration order
+    if p.identity:
+        out = x.reshape(p.kept)
+    elif p.pieces is not None:
+        flat = x.reshape(-1)
+        totals = []
+        for calls in p.pieces:
+            part = [_run_totals(flat[start:start + size0 * size1].reshape(size1, size0).T[:, j0:j1],
+                                method, width)
+                    for start, size0, size1, cols in calls for j0, j1, method in cols]
+            totals.append(_seq(np.concatenate(part)) if part else a.dtype.type(0))
+        buf = np.array(totals, dtype=a.dtype).reshape(-1, 1)
+        out = _run_totals(buf, p.pieces_method, width).reshape(p.kept)
+    else:
+        runs = x.reshape(-1, p.size0).T  # (values, runs)
+        if len(p.columns) == 1:
+            totals = _run_totals(runs, p.columns[0][2], width)
+        else:
+            groups = p.outer * p.middle
+            runs = runs.reshape(p.size0, groups, p.size1)
+            totals = np.empty((groups, p.size1), dtype=a.dtype)
+            for j0, j1, method in p.columns:
+                totals[:, j0:j1] = _run_totals(runs[:, :, j0:j1].reshape(p.size0, -1), method,
+                                               width).reshape(groups, j1 - j0)
+        if p.fold:  # the runs of each output one by one
+            totals = _seq(totals.reshape(p.outer, p.middle * p.size1).T)
+        out = totals.reshape(p.kept)
+    return out.transpose(p.out_axes).reshape(p.out_shape)
 
 
 def _wide(a):
