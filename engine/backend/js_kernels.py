@@ -24,6 +24,56 @@ BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _HEAPS = {"f": ("HEAPF32", 2), "d": ("HEAPF64", 3)}
 
 
+# torch's vectorised sum of one contiguous run (engine/backend/sum_order.py, method "vec"), as
+# torch's SumKernel.cpp loops it: row_sum over vectors of W lanes (rows of 4 vectors in a
+# 4-level cascade of chunks of 2 ** lp rows, the leftover vectors, the 4 vectors in order), then
+# the leftover values, then the W lanes. R(...) rounds to float32 in the float32 version and is
+# nothing in the float64 one; accumulators start at 0, as torch's do.
+_CASCADE = """
+function multirow(h, s, size, L) {
+  const lp = Math.max(4, Math.floor((size > 1 ? 32 - Math.clz32(size - 1) : 0) / 4));
+  const step = 2 ** lp, mask = step - 1;
+  const acc = [new Float64Array(L), new Float64Array(L), new Float64Array(L), new Float64Array(L)];
+  const a0 = acc[0];
+  let i = 0;
+  while (i + step <= size) {
+    for (let j = 0; j < step; j++, i++) {
+      const base = s + i * L;
+      for (let l = 0; l < L; l++) a0[l] = R(a0[l] + h[base + l]);
+    }
+    for (let j = 1; j < 4; j++) {
+      const up = acc[j], down = acc[j - 1];
+      for (let l = 0; l < L; l++) { up[l] = R(up[l] + down[l]); down[l] = 0; }
+      if ((i & (mask * 2 ** (j * lp))) !== 0) break;
+    }
+  }
+  for (; i < size; i++) {
+    const base = s + i * L;
+    for (let l = 0; l < L; l++) a0[l] = R(a0[l] + h[base + l]);
+  }
+  for (let j = 1; j < 4; j++) {
+    const aj = acc[j];
+    for (let l = 0; l < L; l++) a0[l] = R(a0[l] + aj[l]);
+  }
+  return a0;
+}
+function csum(h, s, n, W) {
+  const nv = Math.floor(n / W), q = Math.floor(nv / 4);
+  const p = multirow(h, s, q, 4 * W);
+  for (let i = 4 * q; i < nv; i++) {
+    for (let l = 0; l < W; l++) p[l] = R(p[l] + h[s + i * W + l]);
+  }
+  for (let k = 1; k < 4; k++) {
+    for (let l = 0; l < W; l++) p[l] = R(p[l] + p[k * W + l]);
+  }
+  let f = 0;
+  for (let k = nv * W; k < n; k++) f = R(f + h[s + k]);
+  for (let l = 0; l < W; l++) f = R(f + p[l]);
+  return f;
+}
+"""
+
+
 class Kernels:
     """JavaScript loops over WebAssembly memory, compiled on first use, one per op, operand
     layout and float type (a loop that sees one array type only stays fast in JavaScript)."""
@@ -77,6 +127,19 @@ class Kernels:
                 f"const hi = M.{h_in}, ho = M.{h_out}; const a = pa >>> {s_in}, "
                 f"o = po >>> {s_out}; for (let i = 0; i < n; i++) ho[o + i] = hi[a + i];")
         fn(pa, po, n)
+
+
+    def cascade_sum(self, tc, pa, n, width):
+        """torch's sum of n contiguous elements at byte address pa in vectors of `width` lanes
+        (n >= width; see _CASCADE)."""
+        fn = self._compiled.get(("sum", tc))
+        if fn is None:
+            heap, shift = _HEAPS[tc]
+            rounding = "Math.fround" if tc == "f" else "(v) => v"
+            fn = self._compile(
+                ("sum", tc), "pa, n, width",
+                f"const R = {rounding}; {_CASCADE} return csum(M.{heap}, pa >>> {shift}, n, width);")
+        return fn(pa, n, width)
 
 
 def load():

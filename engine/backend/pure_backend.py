@@ -1232,6 +1232,9 @@ def _run_totals(vals, starts, size0, method, f32, width):
     runs = len(vals) // size0 if starts is None else len(starts)
     if runs == 1:
         s = 0 if starts is None else starts[0]
+        if _JS is not None and size0 >= _BIG and type(vals) is _pyarray:
+            # in the browser: the same additions as a JavaScript loop on the array's memory
+            return [_JS.cascade_sum(vals.typecode, _address(vals, s), size0, width)]
         rows = [vals[k:k + width] for k in range(s, s + nv * width, width)]
     else:
         rows = [[v for k in range(width) for v in lane(i * width + k)] for i in range(nv)]
