@@ -361,14 +361,18 @@ def mean(a, dims, keepdim: bool):
 
 # torch's order of additions (engine/backend/sum_order.py describes it; this is its numpy
 # arithmetic). Arrays here are (values, lanes): every column is added up on its own, the way
-# torch adds its vector lanes and independent runs side by side. Sequential additions are
-# np.add.accumulate's, whose running total goes down the rows by definition (np.sum adds
-# pairwise, in another order).
+# torch adds its vector lanes and independent runs side by side. Sequential additions: np.sum /
+# np.add.reduce adds pairwise along the fast axis in memory, but along any other axis it adds
+# each row to the result in turn (numpy.sum's documented behaviour), so a C-contiguous array
+# with two or more lanes is reduced down its rows one by one; a single lane goes through
+# np.add.accumulate, whose running total is left to right by definition.
 
 def _seq(x):
-    """The rows of x added one by one, top to bottom (x has at least one row)."""
+    """The rows of x (values, lanes) added one by one, top to bottom (x has a row)."""
     n = len(x)
     if n > 4:
+        if x.shape[1] > 1 and x.flags.c_contiguous:
+            return np.add.reduce(x, 0)
         return np.add.accumulate(x, 0)[-1]
     acc = x[0]
     for i in range(1, n):
@@ -390,7 +394,11 @@ def _cascade(x):
             total = rest if total is None else total + rest
         if not full:
             return total
-        x = np.add.accumulate(x[:full].reshape(full // step, step, width), 1)[:, -1]
+        chunks = x[:full].reshape(full // step, step, width)
+        if width > 1 and chunks.flags.c_contiguous:
+            x = np.add.reduce(chunks, 1)
+        else:
+            x = np.add.accumulate(chunks, 1)[:, -1]
     top = _seq(x)
     return top if total is None else total + top
 
@@ -422,16 +430,48 @@ def _run_totals(x, method: str, width: int):
     return _ilp(x)
 
 
+def _short_run(v, n, width):
+    """_run_totals(v, VEC) of one contiguous run too short for the cascade to have a second
+    chunk (under 16 rows of 4 vectors), with fewer numpy calls: the common small sum."""
+    nv = n // width
+    q = nv // 4
+    if q:
+        rows = v[:4 * width * q].reshape(q, 4 * width)
+        p = rows[0]
+        for i in range(1, q):
+            p = p + rows[i]
+        acc = p[:width]
+    else:
+        acc = v[:width]
+    for i in range(4 * q + (0 if q else 1), nv):  # the vectors left over
+        acc = acc + v[i * width:(i + 1) * width]
+    if q:
+        acc = acc + p[width:2 * width] + p[2 * width:3 * width] + p[3 * width:]
+    if nv * width < n:  # the values left over, then the lanes
+        acc = np.concatenate((v[nv * width:], acc))
+    return np.add.accumulate(acc)[-1:]
+
+
 def _torch_order_sum(a, dims, keepdim):
     dt = a.dtype
     width = 8 if dt == np.float32 else 4
     n = a.size
-    full = dims is None or (type(dims) is not int and len(dims) == a.ndim)
-    if full and 0 < n < _order.GRAIN and a.flags.c_contiguous:
-        # the common case: all of a contiguous tensor, one run in memory order
-        total = _run_totals(a.reshape(n, 1), _order.VEC if n >= width else _order.ILP_METHOD,
-                            width)
-        out = total.reshape((1,) * a.ndim if keepdim else ())
+    nd = a.ndim
+    if dims is None:
+        shape = (1,) * nd if keepdim else ()
+    else:  # a sum to one value (every dim kept is of size 1) adds the same way as a full one
+        red = {d % nd for d in ((dims,) if type(dims) is int else dims)} if nd else set()
+        shape = None
+        if all(a.shape[d] == 1 for d in range(nd) if d not in red):
+            shape = (1,) * nd if keepdim else (1,) * (nd - len(red))
+    if shape is not None and 0 < n < _order.GRAIN and a.flags.c_contiguous:
+        # the common case: a contiguous tensor summed to one value, one run in memory order
+        if width <= n < 64 * width:
+            out = _short_run(a.reshape(n), n, width).reshape(shape)
+        else:
+            total = _run_totals(a.reshape(n, 1), _order.VEC if n >= width else _order.ILP_METHOD,
+                                width)
+            out = total.reshape(shape)
     else:
         out = _planned_sum(a, dims, keepdim, width)
     # torch's output starts at 0.0 and gets the total added: -0.0 becomes 0.0 (and the result
@@ -455,11 +495,14 @@ def _planned_sum(a, dims, keepdim, width):
             part = [_run_totals(flat[start:start + size0 * size1].reshape(size1, size0).T[:, j0:j1],
                                 method, width)
                     for start, size0, size1, cols in calls for j0, j1, method in cols]
-            totals.append(_seq(np.concatenate(part)) if part else a.dtype.type(0))
+            totals.append(_seq(np.concatenate(part).reshape(-1, 1))[0] if part else
+                          a.dtype.type(0))
         buf = np.array(totals, dtype=a.dtype).reshape(-1, 1)
         out = _run_totals(buf, p.pieces_method, width).reshape(p.kept)
     else:
         runs = x.reshape(-1, p.size0).T  # (values, runs)
+        if not runs.flags.c_contiguous:
+            runs = np.ascontiguousarray(runs)
         if len(p.columns) == 1:
             totals = _run_totals(runs, p.columns[0][2], width)
         else:
