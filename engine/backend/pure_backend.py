@@ -39,7 +39,8 @@ _JS = _js_kernels.load()  # None outside the browser
 # list is as fast, and a call into JavaScript costs more than the loop it saves
 _BIG = 64
 _TYPECODE = {"float32": "f", "float64": "d"}
-_ITEMSIZE = {"f": 4, "d": 8}
+# one zero of each kind: `_ZERO[tc] * n` is the cheapest fresh array of n values to fill
+_ZERO = {"f": _pyarray("f", [0.0]), "d": _pyarray("d", [0.0])}
 
 _b_sum = sum  # the builtins, before this module's own sum/abs/pow shadow them
 _b_abs = abs
@@ -497,7 +498,7 @@ def astype(a, dtype: str):
         tc = _TYPECODE[dtype]
         if _JS is None or tc == vals.typecode:
             return _wrap(_pyarray(tc, vals), a.shape, dtype)
-        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * a.size
         _JS.convert(vals.typecode, tc, _address(vals, 0), _address(out, 0), a.size)
         return _wrap(out, a.shape, dtype)
     vals = _cast(vals, a.dtype, dtype)
@@ -674,11 +675,11 @@ def _fast_float(name, a, b):
         shp = b.shape
     else:
         return None
-    n = _prod(shp)
+    n = a.size if fa is not None else b.size
     x = _vals(a)[0] if fa is None else 0.0
     y = _vals(b)[0] if fb is None else 0.0
     if _JS is not None:
-        out = _pyarray(tc, bytes(n * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * n
         _JS.binary(name, tc, 0 if fa is None else _address(*fa), 0 if fb is None else _address(*fb),
                    _address(out, 0), n, x, y)
         return _wrap(out, shp, a.dtype)
@@ -1040,7 +1041,7 @@ def neg(a):
     flat = _flat(a) if _JS is not None and a.dtype in _TYPECODE else None
     if flat is not None:
         tc = _TYPECODE[a.dtype]
-        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * a.size
         _JS.neg(tc, _address(*flat), _address(out, 0), a.size)
         return _wrap(out, a.shape, a.dtype)
     out = list(map(_operator.neg, _vals(a)))
