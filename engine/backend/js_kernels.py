@@ -154,4 +154,10 @@ def load():
     module = getattr(pyodide_js, "_module", None)
     if module is None or getattr(module, "HEAPF32", None) is None:
         return None
+    try:
+        # a page whose Content-Security-Policy forbids 'unsafe-eval' refuses new Function():
+        # then the Python loops run, rather than every op failing
+        Function.new("return 0;")()
+    except Exception:  # the JavaScript error, as whatever Python class Pyodide gives it
+        return None
     return Kernels(module, Function)

@@ -565,15 +565,20 @@ def argmin(a, dim: int, keepdim: bool):
     return np.argmin(a, axis=dim, keepdims=keepdim).astype(np.int64)
 
 
-def softmax(a, dim: int):
+def _softmax_shift(a, dim: int):
+    """The max along dim, or 0 where it is -inf or nan (that row stays as it is); a +inf max is
+    subtracted, so the row turns to nan as in torch."""
     m = a.max(axis=dim, keepdims=True)
-    e = np.exp(a - np.where(np.isfinite(m), m, a.dtype.type(0)))
+    return np.where(np.isnan(m) | (m == -np.inf), a.dtype.type(0), m)
+
+
+def softmax(a, dim: int):
+    e = np.exp(a - _softmax_shift(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
 
 
 def log_softmax(a, dim: int):
-    m = a.max(axis=dim, keepdims=True)
-    shifted = a - np.where(np.isfinite(m), m, a.dtype.type(0))
+    shifted = a - _softmax_shift(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 

@@ -1440,9 +1440,10 @@ def argmin(a, dim: int, keepdim: bool):
 
 
 def _shifted(a, dim):
-    """a minus its max along dim, a finite max only (an all -inf or nan row stays as it is)."""
+    """a minus its max along dim, unless the max is -inf or nan (that row stays as it is); a
+    +inf max is subtracted, so the row turns to nan as in torch."""
     m = amax(a, dim, True)
-    finite = [x if (x == x and x != _INF and x != -_INF) else 0.0 for x in _vals(m)]
+    finite = [x if (x == x and x != -_INF) else 0.0 for x in _vals(m)]
     return sub(a, _wrap(finite, m.shape, m.dtype))
 
 

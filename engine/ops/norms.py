@@ -46,6 +46,13 @@ class VectorNorm(Function):
         x = a._data if dtype is None else B.astype(a._data, dtype.name)
         self.ord, self.dims, self.keepdim = ord, dims, keepdim
         self.save(a)
+        shape = B.shape(x)
+        reduced = math.prod(shape[d] for d in (range(len(shape)) if dims is None else dims))
+        if reduced == 1 and ord != 0 and (shape or dims is None):
+            # one element: torch gives |x| without powers (so 1e30 does not overflow to inf
+            # in float32, nor 1e-30 underflow to 0), except for a 0-dim tensor given a dim;
+            # a sum of one element is that element
+            return B.sum(B.abs(x), dims, keepdim)
         if ord == 2:
             return B.sqrt(B.sum(B.mul(x, x), dims, keepdim))
         ax = B.abs(x)
@@ -110,9 +117,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     dims = None if dim is None else dims_tuple(dim, x.ndim)
     if dims == () and x.ndim:
         dims = None
-    if math.isinf(ord) and x.numel() == 0:
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor "
-                           "because the operation does not have an identity")
+    if (ord < 0 or ord == math.inf) and x.numel() == 0:
+        # max and min (and the negative orders, sums of 1/|x|^p) have no identity; torch names
+        # the first reduced dim that is empty, as given (its message lacks the space)
+        if dims is None:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty "
+                               "tensor because the operation does not have an identity")
+        for given in [dim] if isinstance(dim, int) else list(dim):
+            if x.shape[wrap_dim(given, x.ndim)] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on the "
+                                   f"dimension {given}because this dimension is empty and the "
+                                   "operation does not have an identity")
     return apply(VectorNorm, (x,), float(ord), dims, keepdim, dtype)
 
 
@@ -138,6 +153,11 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     if not keepdim and d0 < d1:
         d1 -= 1
     sums = vector_norm(A, 1.0, (d0,), keepdim, dtype=dtype)
+    if ord > 0 and sums.shape[d1] == 0:
+        # the largest of no sums: torch gives 0 (a constant, with no history); the smallest
+        # raises amin's error
+        shape = [1 if i == d1 else s for i, s in enumerate(sums.shape) if keepdim or i != d1]
+        return Tensor._make(B.zeros(tuple(shape), sums.dtype.name), sums.dtype)
     return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)
 
 
