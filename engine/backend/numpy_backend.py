@@ -139,9 +139,24 @@ def _fma_float64(a, b, c):
     if near.any():
         from fractions import Fraction  # rarely needed: kept out of the import (its memory)
     for k in np.nonzero(near)[0]:
-        exact = Fraction(float(a)) * Fraction(float(b[k])) + Fraction(float(c[k]))
+        ak = a[k] if np.ndim(a) else a
+        exact = Fraction(float(ak)) * Fraction(float(b[k])) + Fraction(float(c[k]))
         r[k] = float(exact)
     return r
+
+
+def fma(a, b, c):
+    """a * b + c rounded once, with the error-free transformations linspace uses."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    x, y, z = (np.broadcast_to(v, shape).ravel() for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        naive = x * y + z
+        if x.dtype == np.float32:  # the product of two float32 values is exact in float64
+            out = _fma_to_float32(x.astype(np.float64), y.astype(np.float64), z.astype(np.float64))
+        else:
+            out = _fma_float64(x, y, z)
+        out = np.where(np.isfinite(out), out, naive)  # inf and nan (and the rare overflow)
+    return out.reshape(shape)
 
 
 def eye(n: int, m: int, dtype: str):
@@ -190,6 +205,17 @@ def to_numpy(a):
 
 def is_contiguous(a) -> bool:
     return a.flags.c_contiguous
+
+
+def strides(a) -> tuple:
+    return tuple(st // a.itemsize for st in a.strides)
+
+
+def offset(a) -> int:
+    root = a
+    while isinstance(root.base, ndarray):
+        root = root.base
+    return (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
 
 
 def assign(dst, src) -> None:
@@ -583,6 +609,12 @@ def log_softmax(a, dim: int):
 
 
 # -- linear algebra ----------------------------------------------------------------------------
+
+def svd(a):
+    """numpy's LAPACK (gesdd) in float64; float32 input is computed in float64 and rounded."""
+    u, s, vh = np.linalg.svd(a.astype(np.float64), full_matrices=False)
+    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+
 
 @_arr
 def matmul(a, b):

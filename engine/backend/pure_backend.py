@@ -561,6 +561,14 @@ def is_contiguous(a) -> bool:
     return a._c
 
 
+def strides(a) -> tuple:
+    return a._strides
+
+
+def offset(a) -> int:
+    return a._off
+
+
 def overlaps(a) -> bool:
     return any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
 
@@ -1088,6 +1096,53 @@ def sigmoid(a):
     a = _as_array(a)
     one = scalar(1, a.dtype)
     return div(one, add(one, exp(neg(a))))
+
+
+def _fma64(x, y, z):
+    if _fma_c is not None:
+        return _fma_c(x, y, z)
+    naive = x * y + z
+    if not _math.isfinite(naive):
+        return naive
+    from fractions import Fraction  # rarely needed (Python < 3.13): kept out of the import
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    return float(exact) if exact else naive  # an exact zero keeps the sign of x * y + z
+
+
+_fma_c = getattr(_math, "fma", None)  # Python 3.13+
+
+
+def fma(a, b, c):
+    a, b, c = _as_array(a), _as_array(b), _as_array(c)
+    shp = broadcast_shapes(a.shape, b.shape, c.shape)
+    n = _prod(shp)
+    xs, ys, zs = (_bvals(v, shp, n) for v in (a, b, c))
+    if a.dtype == "float32":
+        from ..rng.kernels_pure import _fma32  # the one float32 fused multiply-add (its ties)
+        return _wrap(_fma32(xs, ys, zs), shp, "float32")
+    return _wrap(list(map(_fma64, xs, ys, zs)), shp, a.dtype)
+
+
+def svd(a):
+    from .pure_svd import svd_rows
+    a = _as_array(a)
+    *batch, m, n = a.shape
+    k = min(m, n)
+    flat = _cast(_vals(a), a.dtype, "float64")
+    us, ss, vhs = [], [], []
+    for b in range(_prod(batch)):
+        block = flat[b * m * n:(b + 1) * m * n]
+        u, s, vh = svd_rows([block[i * n:(i + 1) * n] for i in range(m)], m, n)
+        us.extend(x for row in u for x in row)
+        ss.extend(s)
+        vhs.extend(x for row in vh for x in row)
+    dt = a.dtype
+    out = [us, ss, vhs]
+    if dt == "float32":
+        out = [_r32(v) for v in out]
+    bt = tuple(batch)
+    return (_wrap(out[0], bt + (m, k), dt), _wrap(out[1], bt + (k,), dt),
+            _wrap(out[2], bt + (k, n), dt))
 
 
 def where(cond, a, b):
