@@ -116,7 +116,7 @@ def edge_to(t: Tensor):
     if t._creation is not None:
         return _view_edge(t)
     if t._grad_fn is not None:
-        return (t._grad_fn, 0)
+        return (t._grad_fn, t._output_nr)
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
     return (None, 0)
@@ -194,7 +194,8 @@ def _record_edges(node, inputs) -> None:
         fn = t._grad_fn
         if fn is not None:
             needs.append(True)
-            edges.append((fn, 0) if t._creation is None else _view_edge(t))
+            # _output_nr: which output of a node with several (svd's U, S, Vh) t is
+            edges.append((fn, t._output_nr) if t._creation is None else _view_edge(t))
         elif t._requires_grad:
             needs.append(True)
             if t._creation is not None:  # a view whose base came to require grad in place
