@@ -210,6 +210,7 @@ def _apply(cls, args: tuple, kwargs: dict):
         ctx._saved = ()
         ctx._freed = False
         ctx._seq = 0
+        ctx._tensor_pre_hooks = ctx._retains_grad_hooks = ctx._hooks = ctx._pre_hooks = None
     prev = grad_mode.state.grad_enabled
     grad_mode.state.grad_enabled = False
     try:

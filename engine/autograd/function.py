@@ -85,17 +85,26 @@ class Function(Node):
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE)
 
-    saved_tensors = property(Node._unpack_saved)
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if type(saved) is list:  # backward_arrays put the checked arrays there
+            return saved
+        return self._unpack_saved()
 
     def backward_arrays(self, grad, dtype):
         """Run backward on `grad`, a backend array of `dtype` (the engine's path when nothing
         records, for ops with `array_backward`). Returns None, without running anything, when a
         saved tensor has another dtype: the caller then runs backward on Tensors."""
+        saved = self._saved
+        if not saved and not self._freed:  # nothing to check (AddBackward0)
+            return self.backward(grad)
         arrays = self._unpack_saved(dtype)  # raises as backward() would (freed, modified)
         if arrays is None:
             return None
-        saved = self._saved
-        self._saved = tuple(arrays)  # while the formula runs, saved_tensors hands these out
+        # while the formula runs, saved_tensors hands out these (a list: `_saved` is otherwise
+        # always a tuple)
+        self._saved = arrays
         try:
             return self.backward(grad)
         finally:
@@ -202,6 +211,7 @@ def _record_edges(node, inputs) -> None:
     node._seq = next(_sequence)
     node._saved = ()
     node._freed = False
+    node._tensor_pre_hooks = node._retains_grad_hooks = node._hooks = node._pre_hooks = None
 
 
 def apply_multi(cls, inputs: tuple, *args) -> tuple:

@@ -144,9 +144,10 @@ CONTRACT = (
     Entry("clip", "select", "clip(a, lo, hi): lo and hi are 0-dim arrays or None; always a "
           "fresh array"),
     # -- reductions ------------------------------------------------------------------------
-    Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in numpy's pairwise order "
-          "(printed values depend on it); bool and int sum to int64"),
-    Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count; mean of nothing is nan"),
+    Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in torch's CPU order of "
+          "additions, bit for bit (sum_order.py); bool and int sum to int64"),
+    Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count, in a's float dtype, as "
+          "torch's CPU mean; mean of nothing is nan"),
     Entry("prod", "reduction", "prod(a, dims, keepdim): products; float32 multiplied in "
           "float64 and rounded once; int64 wraps (bools multiply as int64)"),
     Entry("amax", "reduction", "amax(a, dims, keepdim); nan wins; ValueError on empty"),
