@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 
 import panel as pn
@@ -38,7 +39,7 @@ if not __package__:
     __package__ = Path(__file__).resolve().parent.name
 
 from .assets import site_dir, ui_bundle  # noqa: E402
-from .host import Host, encode_reply, internal_error, read_request  # noqa: E402
+from .host import Host, internal_error, read_request  # noqa: E402
 from .pool import SessionState, WorkerPool, shared_pool  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
@@ -126,6 +127,7 @@ class Playground(pn.custom.JSComponent):
     def answer(self, data) -> str:
         """One request (JSON text or a dict) -> its reply as JSON text, answered in this process
         (or, when the component has a pool, by the pool: this call then waits). Never raises."""
+        start = time.perf_counter()  # the request's time limit counts from its arrival
         request, refused = read_request(data)
         if refused is not None:
             return json.dumps(refused)
@@ -133,7 +135,7 @@ class Playground(pn.custom.JSComponent):
             answer = self._pool.answer(json.dumps(request, separators=(",", ":")), self._state)
             self._state = answer.state
             return answer.reply
-        return encode_reply(self._host.handle(request))
+        return self._host.answer(request, start)
 
 
 def _served() -> bool:

@@ -12,9 +12,10 @@ request to this pool:
   editing, recording and encoding) gets its worker killed, not waited for, and is answered with
   a `limit` error; so is a request whose worker dies (out of memory). The pool starts a new
   worker in the killed one's place.
-- Workers hold no session. A `SessionState` (the program and the JSON text of its last
-  timeline) lives with the session in the server and travels with each request; only an answer
-  that arrives replaces it, so a killed run leaves the session's last good state as it was.
+- Workers hold no session. A `SessionState` (the program, and the statements of its last
+  timeline whose ids an edit keeps, as JSON text: a few KB, never the timeline itself) lives
+  with the session in the server and travels with each request; only an answer that arrives
+  replaces it, so a killed run leaves the session's last good state as it was.
 
 Frames between the server and a worker: a count, then each part as a length and UTF-8 text (a
 length of all ones is `None`).
@@ -114,10 +115,11 @@ class _DeadlineReader:
 
 @dataclass
 class SessionState:
-    """What one session keeps between requests: its program and its last timeline (JSON text)."""
+    """What one session keeps between requests: its program, and what the next run needs of its
+    last timeline (`Host.previous`, as JSON text)."""
 
     program: str | None = None
-    timeline_json: str | None = None
+    previous_json: str | None = None
 
 
 @dataclass
@@ -235,7 +237,7 @@ class WorkerPool:
         worker = self._workers[slot]
         start = time.monotonic()
         try:
-            write_frame(worker.proc.stdin, [request_text, state.program, state.timeline_json])
+            write_frame(worker.proc.stdin, [request_text, state.program, state.previous_json])
             frame = read_frame(_DeadlineReader(worker.proc.stdout.fileno(), start + self.seconds))
         except TimeoutError:
             frame, why = None, "time"
@@ -244,9 +246,9 @@ class WorkerPool:
         else:
             why = "died"
         if frame is not None:
-            reply, program, timeline_json, changed = frame
+            reply, program, previous_json, changed = frame
             if changed == "1":
-                state = SessionState(program, timeline_json)
+                state = SessionState(program, previous_json)
             return Answer(reply, state)
         # The worker overran or died: kill it (a dead one is reaped), the slot starts another.
         self.killed += 1

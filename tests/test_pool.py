@@ -38,7 +38,7 @@ def _tensor_id(reply, name):
 def test_a_worker_answers_and_the_session_state_travels_with_the_request(pool):
     first, reply = _run(pool, SessionState(), SEED)
     assert reply["type"] == "result" and reply["timeline"]["console"][0]["text"] == "tensor([8.])\n"
-    assert first.state.program == SEED and json.loads(first.state.timeline_json)["ok"]
+    assert first.state.program == SEED and json.loads(first.state.previous_json)["statements"]
     # the next request brings that state: node ids stay stable across an edit, as in one Host
     edited = SEED.replace("y = x**2\n", "# a comment\ny = x**2\n")
     _, again = _run(pool, first.state, edited, rid=2)

@@ -18,6 +18,7 @@ import itertools
 import math
 
 from .. import backend as B
+from .. import budget as _budget
 from ..autograd.function import Function, apply
 from ..state import current as _current_state
 from ..tensor import Tensor, warn
@@ -739,12 +740,25 @@ _INDEX_PADS = {(kind, nd): _index_pad_ops(kind, f, nd)
                for nd in (1, 2, 3)}
 
 
+def _padded_numel(shape: tuple, pad: tuple) -> int:
+    """Elements of `shape` padded by `pad` (pairs from the last dim backwards), checked before
+    any padding is allocated; pads that do not fit are left to the padding's own error."""
+    dims = list(shape)
+    for i in range(min(len(pad) // 2, len(dims))):
+        dims[-1 - i] = max(dims[-1 - i] + pad[2 * i] + pad[2 * i + 1], 0)
+    numel = 1
+    for d in dims:
+        numel *= d
+    return numel
+
+
 def constant_pad_nd(input, pad, value=0.0):
     return apply(ConstantPadNd, (input,), tuple(int(p) for p in pad), value)
 
 
 def pad(input, pad, mode="constant", value=None):
     pad = tuple(int(p) for p in pad)
+    _budget.elements(_padded_numel(tuple(input.shape), pad), "this padding")
     if mode == "constant":
         if len(pad) % 2:
             raise RuntimeError("Padding length must be divisible by 2")
