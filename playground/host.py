@@ -7,10 +7,11 @@ ids stay stable across edits) and never raises: anything wrong with a request co
 `error` reply and the session goes on.
 
 A request's whole answer, from its arrival to its last byte of JSON, fits the program's time
-limit (`Limits.max_seconds`, plus FINISH_RESERVE_FRACTION of it for the last op's overshoot):
-the run stops early enough to leave time for recording and encoding what it made
-(`playground.recorder` reserves it as events are recorded), and the reply is encoded in pieces,
-each checked against that deadline and the size cap (`MAX_REPLY_CHARS`).
+limit (`Limits.max_seconds`), give or take the last engine op's overshoot: the run stops early
+enough to leave time for recording and encoding what it made (`playground.recorder` reserves it
+as events are recorded, FINISH_RESERVE_FRACTION of the limit besides), and the reply is encoded
+in pieces, each checked against the deadline (or, after a run that overshot, the time it
+reserved) and the size cap (`MAX_REPLY_CHARS`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 
 from ._engine import engine
 from .limits import Limits, default_limits
+from .recorder import RESERVE_SECONDS_PER_EVENT
 from .session import FORMAT_VERSION as TIMELINE_VERSION
 from .session import run_program
 from .share import VERSION as SHARE_VERSION
@@ -122,9 +124,13 @@ class Host:
         program, previous = self.program, self.previous
         reply = self.handle(request, start)
         seconds = self.limits.max_seconds
+        # The reply gets the time limit, and at least the time the run reserved for it (a run
+        # that ended one op past its deadline still gets its reply encoded; one that took more
+        # than its share to encode does not).
+        deadline = max(start + seconds * (1 + FINISH_RESERVE_FRACTION),
+                       time.perf_counter() + _reserved_seconds(reply, seconds))
         try:
-            return encode_reply(reply, deadline=start + seconds * (1 + FINISH_RESERVE_FRACTION),
-                                seconds=seconds)
+            return encode_reply(reply, deadline=deadline, seconds=seconds)
         except ReplyRefused as refused:
             self.program, self.previous = program, previous
             return json.dumps({"type": "error", "id": reply.get("id"),
@@ -382,6 +388,15 @@ def read_request(data):
         return None, {"type": "error", "id": rid, "seconds": 0,
                       "error": {"kind": e.kind, "message": e.message, **e.extra}}
     return data, None
+
+
+def _reserved_seconds(reply: dict, seconds: float) -> float:
+    """The time a run reserved for finishing and encoding its reply (playground.recorder)."""
+    timeline = reply.get("timeline")
+    records = 0
+    if isinstance(timeline, dict):
+        records = timeline.get("stats", {}).get("events", 0) + len(timeline.get("scopes", ()))
+    return FINISH_RESERVE_FRACTION * seconds + records * RESERVE_SECONDS_PER_EVENT
 
 
 class ReplyRefused(Exception):

@@ -420,12 +420,12 @@ def test_recording_and_encoding_a_run_fit_its_time_limit(entry):
     from playground.recorder import RESERVE_SECONDS_PER_EVENT
     limits = replace(default_limits(), max_seconds=2.0)
     request = {"type": "run", "id": 1, "program": HEAVY_RECORDING}
+    app = Playground()
+    app._host = Host(limits)
     start = time.perf_counter()
     if entry == "handle_json":
         text = handle_json(Host(limits), json.dumps(request))
     else:
-        app = Playground()
-        app._host = Host(limits)
         text = app.answer(request)
     took = time.perf_counter() - start
     _clean(text)
@@ -456,8 +456,11 @@ def test_a_reply_past_its_deadline_or_size_is_refused_and_the_session_keeps_its_
     assert reply["id"] == 2 and reply["error"]["kind"] == "limit"
     assert reply["error"]["limit"] == "max_reply_chars" and "300 characters" in reply["error"]["message"]
     assert (host.program, host.previous) == (program, previous)  # the UI never saw that run
-    monkeypatch.undo()
-    # past the deadline: a request that arrived longer ago than the time limit
+    # past the deadline: a request that arrived longer ago than the time limit, whose run
+    # reserved no time for its reply
+    monkeypatch.setattr(host_module, "MAX_REPLY_CHARS", 10**9)
+    monkeypatch.setattr(host_module, "FINISH_RESERVE_FRACTION", 0.0)
+    monkeypatch.setattr(host_module, "RESERVE_SECONDS_PER_EVENT", 0.0)
     late = host.answer({"type": "run", "id": 3, "program": T + "x = 2\n"},
                        start=time.perf_counter() - 2 * SECONDS)
     reply = json.loads(late)
