@@ -433,8 +433,7 @@ def test_recording_and_encoding_a_run_fit_its_time_limit(entry):
     if reply["type"] == "result":  # the run stopped early enough for its reply to be sent
         timeline = reply["timeline"]
         assert timeline["error"]["limit"] == "max_seconds", timeline["error"]
-        events = timeline["stats"]["events"]
-        assert events > 5_000
+        events = timeline["stats"]["events"]  # thousands, unless a loaded machine ran it slowly
         # the run left the time its events take to encode (and no more than the limit)
         assert timeline["stats"]["run_seconds"] < 2.0 - events * RESERVE_SECONDS_PER_EVENT + 0.5
     else:  # a slow machine: the encoding did not fit, and the reply says so
@@ -471,8 +470,8 @@ def test_a_reply_past_its_deadline_or_size_is_refused_and_the_session_keeps_its_
 
 def test_a_reply_encoded_in_pieces_is_the_same_json():
     from playground.host import encode_reply
-    timeline = _run(Host(), HEAVY_RECORDING.split("a = torch.ones(300")[0])
-    assert timeline["timeline"]["stats"]["events"] > 40_000
+    timeline = _run(Host(), HEAVY_RECORDING.split("y.backward")[0] + "y.backward()\n")
+    assert timeline["timeline"]["stats"]["events"] > 5_000
     odd = {"type": "result", "id": "é", "x": [[1, [2.5, None]], {"k": "\u2028\"\\"}], "e": {}, "l": []}
     for reply in (timeline, odd):
         assert encode_reply(reply) == json.dumps(reply, allow_nan=False, separators=(",", ":"))
@@ -480,6 +479,7 @@ def test_a_reply_encoded_in_pieces_is_the_same_json():
 
 def test_the_session_state_between_requests_is_the_statements_not_the_timeline():
     host = Host()
-    _run(host, HEAVY_RECORDING.split("a = torch.ones(300")[0])
+    reply = _run(host, HEAVY_RECORDING.split("y.backward")[0] + "y.backward()\n")
+    assert reply["timeline"]["stats"]["events"] > 5_000
     assert set(host.previous) == {"version", "statements"}
     assert len(json.dumps(host.previous)) < 10_000  # the timeline itself is megabytes
