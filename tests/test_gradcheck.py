@@ -361,8 +361,9 @@ assert len(set(IDS)) == len(IDS), "case names must be unique"
 BY_NAME = {c.name: c for c in CASES}
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_first_derivative_matches_finite_differences(case):
+def check_first_derivative(case) -> None:
+    """The engine's gradient of `case` against central differences, and against torch's when
+    it is installed (to rounding). Shared by every gradcheck test module."""
     xs, out, grads = _analytic_grads(engine, case)
     assert out.dtype is engine.float64
     numeric = _numeric_grads(lambda flat: _loss_value(case, flat), case.flat, case.eps)
@@ -375,6 +376,27 @@ def test_first_derivative_matches_finite_differences(case):
         for i, (g, tg, shape) in enumerate(zip(grads, tgrads, case.shapes)):
             _assert_close(f"{case.name}: engine vs torch, input {i}",
                           _grad_flat(tg, shape), _grad_flat(g, shape), (1e-9, 1e-12))
+
+
+def check_second_derivative(case, torch_tol=(1e-9, 1e-12)) -> None:
+    """The Hessian-vector product through create_graph=True against central differences of the
+    first derivative, and against torch's when installed. `torch_tol` is wider where the
+    engine's double-backward formulas are arranged differently from torch's."""
+    hvp = _second_grads(engine, case)
+    numeric = _numeric_grads(lambda flat: _first_grad_dot_v(case, flat), case.flat, case.eps)
+    for i, (g, shape, n) in enumerate(zip(hvp, case.shapes, numeric)):
+        _assert_close(f"{case.name}: second derivative, input {i}", n, _grad_flat(g, shape),
+                      (1e-4, 1e-4))
+    if real_torch is not None:
+        thvp = _second_grads(real_torch, case)
+        for i, (g, tg, shape) in enumerate(zip(hvp, thvp, case.shapes)):
+            _assert_close(f"{case.name}: second derivative, engine vs torch, input {i}",
+                          _grad_flat(tg, shape), _grad_flat(g, shape), torch_tol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_first_derivative_matches_finite_differences(case):
+    check_first_derivative(case)
 
 
 # -- second derivatives -------------------------------------------------------------------------
@@ -426,17 +448,7 @@ def _second_grads(T, case):
 
 @pytest.mark.parametrize("name", SECOND)
 def test_second_derivative_matches_finite_differences(name):
-    case = BY_NAME[name]
-    hvp = _second_grads(engine, case)
-    numeric = _numeric_grads(lambda flat: _first_grad_dot_v(case, flat), case.flat, case.eps)
-    for i, (g, shape, n) in enumerate(zip(hvp, case.shapes, numeric)):
-        _assert_close(f"{name}: second derivative, input {i}", n, _grad_flat(g, shape),
-                      (1e-4, 1e-4))
-    if real_torch is not None:
-        thvp = _second_grads(real_torch, case)
-        for i, (g, tg, shape) in enumerate(zip(hvp, thvp, case.shapes)):
-            _assert_close(f"{name}: second derivative, engine vs torch, input {i}",
-                          _grad_flat(tg, shape), _grad_flat(g, shape), (1e-9, 1e-12))
+    check_second_derivative(BY_NAME[name])
 
 
 def test_create_graph_gradient_is_differentiable_for_nonlinear_ops():

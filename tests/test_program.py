@@ -919,6 +919,28 @@ SCHEDULE_PROGRAMS = {
         3 [0.2] [0.2] 1 False 1.0
         4 0.0 [None]
         """),
+    "optimizer_state_save_and_load": ("""
+        import torch
+        w = torch.tensor([1.0, -2.0], requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+        for _ in range(2):
+            opt.zero_grad()
+            (w ** 2).sum().backward()
+            opt.step()
+        print(opt.state[w])
+        sd = opt.state_dict()
+        print(sd["state"], sd["param_groups"][0]["params"])
+        fresh = torch.optim.SGD([w], lr=0.5, momentum=0.9)
+        fresh.load_state_dict(sd)
+        print(fresh.param_groups[0]["lr"], fresh.state[w]["momentum_buffer"])
+        fresh.add_param_group({"params": [torch.zeros(1, requires_grad=True)]})
+        print(len(fresh.param_groups), fresh.param_groups[1]["lr"])
+        """, """
+        {'momentum_buffer': tensor([ 3.4000, -6.8000])}
+        {0: {'momentum_buffer': tensor([ 3.4000, -6.8000])}} [0]
+        0.1 tensor([ 3.4000, -6.8000])
+        2 0.5
+        """),
 }
 
 

@@ -385,7 +385,24 @@ def _batched(a, win):
     return B.reshape(a, win.shape)
 
 
-class MaxPool2DWithIndices(Function):
+class _PoolWindow:
+    """`grad_fn._saved_kernel_size/_stride/_padding` of a pooling node, as torch exposes them,
+    read from the node's `_params` (kernel, stride, padding, ...)."""
+
+    @property
+    def _saved_kernel_size(self):
+        return self._params[0]
+
+    @property
+    def _saved_stride(self):
+        return self._params[1]
+
+    @property
+    def _saved_padding(self):
+        return self._params[2]
+
+
+class MaxPool2DWithIndices(_PoolWindow, Function):
     """The largest value of each window (the first one, in window order, among equals), and
     its position in the input plane as torch's indices; the gradient goes to that position."""
 
@@ -419,18 +436,6 @@ class MaxPool2DWithIndices(Function):
     @property
     def _saved_result1(self):
         return self.indices
-
-    @property
-    def _saved_kernel_size(self):
-        return self._params[0]
-
-    @property
-    def _saved_stride(self):
-        return self._params[1]
-
-    @property
-    def _saved_padding(self):
-        return self._params[2]
 
     @property
     def _saved_dilation(self):
@@ -547,7 +552,7 @@ def _avg_divisors(win, count_include_pad, divisor_override):
     return rows
 
 
-class AvgPool2D(Function):
+class AvgPool2D(_PoolWindow, Function):
     """The mean of each window (zeros in the padding), divided as torch divides: by the window
     size, the count inside the input, or divisor_override."""
 
@@ -569,17 +574,6 @@ class AvgPool2D(Function):
 
     saved_fields = {"self": 0}
 
-    @property
-    def _saved_kernel_size(self):
-        return self._params[0]
-
-    @property
-    def _saved_stride(self):
-        return self._params[1]
-
-    @property
-    def _saved_padding(self):
-        return self._params[2]
 
     @property
     def _saved_ceil_mode(self):

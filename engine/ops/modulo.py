@@ -47,9 +47,13 @@ class Remainder(Function):
     name_ = "RemainderBackward1"
     chain_rule = ("self mod other = self − other·floor(self/other): to self {grad}, to other "
                   "−{grad}·floor(self/other)")
+    kernel, rounding = "remainder_cpu", "floor"  # torch's kernel name; how the quotient rounds
+
+    def compute(self, x, y):
+        return B.remainder(x, y)
 
     def forward(self, a, b):
-        out = _compute(self, a, b, "remainder_cpu", B.remainder)
+        out = _compute(self, a, b, self.kernel, self.compute)
         if self.needs(1):
             self.save(a, b)
         return out
@@ -59,7 +63,7 @@ class Remainder(Function):
         gb = None
         if self.needs(1):
             a, b = self.saved_tensors
-            gb = sum_to(-grad * div(a, b, rounding_mode="floor"), sb)
+            gb = sum_to(-grad * div(a, b, rounding_mode=self.rounding), sb)
         return sum_to(grad, sa), gb
 
 
@@ -71,24 +75,16 @@ class FmodScalar(RemainderScalar):
         return _compute(self, a, wrap(number, a), "fmod_cpu", B.fmod)
 
 
-class Fmod(Function):
+class Fmod(Remainder):
+    """fmod: remainder's formulas with the quotient truncated instead of floored."""
+
     name_ = "FmodBackward1"
     chain_rule = ("fmod(self, other) = self − other·trunc(self/other): to self {grad}, to other "
                   "−{grad}·trunc(self/other)")
+    kernel, rounding = "fmod_cpu", "trunc"
 
-    def forward(self, a, b):
-        out = _compute(self, a, b, "fmod_cpu", B.fmod)
-        if self.needs(1):
-            self.save(a, b)
-        return out
-
-    def backward(self, grad):
-        sa, sb = self.shapes
-        gb = None
-        if self.needs(1):
-            a, b = self.saved_tensors
-            gb = sum_to(-grad * div(a, b, rounding_mode="trunc"), sb)
-        return sum_to(grad, sa), gb
+    def compute(self, x, y):
+        return B.fmod(x, y)
 
 
 def _not_implemented(op):

@@ -77,7 +77,8 @@ MODULE_METHODS = frozenset((
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
     "register_forward_hook", "register_forward_pre_hook",
 ))
-OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults"))
+OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults", "state",
+                             "state_dict", "load_state_dict", "add_param_group"))
 # what a program reads on torch.utils.data's objects (a loader's settings, a dataset's parts)
 DATA_ATTRS = frozenset(("dataset", "batch_size", "drop_last", "shuffle", "num_workers",
                         "generator", "tensors", "indices"))
