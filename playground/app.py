@@ -21,12 +21,9 @@ are the system's, and Bokeh's plotting API is loaded from this server when a plo
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import gc
 import json
 import logging
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -44,6 +41,7 @@ if not __package__:
 from .assets import site_dir, ui_bundle  # noqa: E402
 from .host import Host, internal_error, read_request  # noqa: E402
 from .pool import SessionState, WorkerPool, shared_pool  # noqa: E402
+from .server_memory import session_closed  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
 
@@ -88,7 +86,7 @@ class Playground(pn.custom.JSComponent):
         if _served():
             if pool is None:
                 shared_pool()  # start the workers now, while the page loads
-            pn.state.on_session_destroyed(_session_destroyed)
+            pn.state.on_session_destroyed(session_closed)
 
     def _worker_pool(self) -> WorkerPool | None:
         if self._pool is None and _served():
@@ -141,39 +139,6 @@ class Playground(pn.custom.JSComponent):
             self._state = answer.state
             return answer.reply
         return self._host.answer(request, start)
-
-
-# -- giving a closed session's memory back ---------------------------------------------------------
-# A session's document, component and replies are freed when Bokeh discards it, but the memory
-# stays with the server process: CPython's and the C library's allocators keep freed pages for
-# later. A classroom's worth of sessions would leave the server at its peak after they all
-# closed, so once sessions have closed (and none since, for a few seconds) the server collects
-# garbage and hands the C library's free pages back (glibc's malloc_trim; elsewhere nothing).
-RELEASE_AFTER_SECONDS = 5.0
-_release_timer: threading.Timer | None = None
-_release_lock = threading.Lock()
-
-
-def _session_destroyed(session_context) -> None:
-    global _release_timer
-    with _release_lock:
-        if _release_timer is not None:
-            _release_timer.cancel()
-        _release_timer = threading.Timer(RELEASE_AFTER_SECONDS, release_memory)
-        _release_timer.daemon = True
-        _release_timer.start()
-
-
-def release_memory() -> None:
-    """Collect garbage and give the C library's free memory back to the system."""
-    global _release_timer
-    with _release_lock:
-        _release_timer = None
-    gc.collect()
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: nothing to trim
-        pass
 
 
 def _served() -> bool:
