@@ -55,7 +55,7 @@ MAX_REPLY_CHARS = 50_000_000
 # The engine checks the deadline between ops, so the run may end one op late (a matrix product
 # as large as `max_matmul_work` allows: tens of milliseconds on a server core): the reply may
 # take the same fraction past the time limit before it is refused.
-FINISH_RESERVE_FRACTION = 0.05
+FINISH_RESERVE_FRACTION = 0.1
 
 _REQUEST_FIELDS = {
     "hello": {},

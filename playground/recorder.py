@@ -34,10 +34,10 @@ DISPLAY_ELEMENTS = 64  # tensors up to this many elements are sent in full
 SUMMARY_FIRST = 8  # a summary shows this many leading elements (row-major)
 # A run's recording is finished and sent as JSON after the run, within the same time limit: every
 # RESERVE_EVERY events the run's deadline moves this much earlier per event, the time finishing and
-# encoding one event takes (5-10 us on a server core, more in the browser; an event is ~150
-# bytes of JSON, most of it numbers).
+# encoding one event takes (5-10 us on an idle server core, several times that on a busy one or
+# in the browser; an event is ~150 bytes of JSON, most of it numbers).
 RESERVE_EVERY = 1024
-RESERVE_SECONDS_PER_EVENT = 20e-6
+RESERVE_SECONDS_PER_EVENT = 30e-6
 _INF = float("inf")
 
 
