@@ -71,9 +71,14 @@ def test_a_run_that_outgrows_the_worker_memory_cap_is_a_limit_error(pool):
     # limits of either backend, about 20 MB) do not fit.
     _run(pool, SessionState(), SEED)  # a started worker (the one killed above is replaced)
     cap = _address_space_mb(pool.pids()[0]) + 16
-    side, count = (1000, 5) if engine.backend_name() == "numpy" else (300, 9)
-    program = f"import torch\na = torch.ones({side}, {side})\n" + "".join(
-        f"a{i} = a + {i}\n" for i in range(count))
+    # The pure backend packs float tensors as tightly as numpy (4 bytes an element) but keeps
+    # int64 ones as Python ints (about 40 bytes each): inside its smaller element limits, only
+    # integer tensors outgrow the cap.
+    if engine.backend_name() == "numpy":
+        start, count = "torch.ones(1000, 1000)", 5
+    else:
+        start, count = "torch.ones(300, 300, dtype=torch.int64) * 1000", 9
+    program = f"import torch\na = {start}\n" + "".join(f"a{i} = a + {i}\n" for i in range(count))
     small = WorkerPool(1, seconds=20, memory_mb=cap)
     try:
         answer, reply = _run(small, SessionState(), program)

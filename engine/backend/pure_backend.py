@@ -1,7 +1,9 @@
 """Array backend in pure Python (for Pyodide, which has no numpy): numpy_backend's functions, same meaning.
 
 An array is strided storage: a flat Python list shared by all its views, an offset, a shape and
-strides counted in elements. Views (slices, transposes, reshapes that need no copy, expand) share
+strides counted in elements. Float arrays of _BIG or more elements keep their storage in an
+`array('f')` / `array('d')` instead (read and written like a list): their arithmetic then runs
+in one C loop per op here, and in JavaScript on the same memory in the browser (js_kernels). Views (slices, transposes, reshapes that need no copy, expand) share
 the list, so a write through `assign`/`setitem` is seen by every view, as with numpy. Values are
 Python floats (float32 ones rounded to float32 after every operation), ints (wrapped to int64
 where numpy would wrap) and bools. Element-wise math follows IEEE like numpy: it never raises on
@@ -16,6 +18,9 @@ import math as _math
 import operator as _operator
 import struct as _struct
 from array import array as _pyarray
+from itertools import repeat as _repeat
+
+from . import js_kernels as _js_kernels
 
 NAME = "pure"
 
@@ -27,6 +32,13 @@ _I64_MAX = (1 << 63) - 1
 _U64 = (1 << 64) - 1
 _INF = _math.inf
 _NAN = _math.nan
+
+_JS = _js_kernels.load()  # None outside the browser
+# float arrays of this many elements or more keep array('f') / array('d') storage: below it a
+# list is as fast, and a call into JavaScript costs more than the loop it saves
+_BIG = 64
+_TYPECODE = {"float32": "f", "float64": "d"}
+_ITEMSIZE = {"f": 4, "d": 8}
 
 _b_sum = sum  # the builtins, before this module's own sum/abs/pow shadow them
 _b_abs = abs
@@ -135,7 +147,12 @@ def _new(data, off, shape, strides, dtype):
 
 
 def _wrap(values, shape, dtype):
-    """A fresh C-contiguous array owning `values` (a list, not copied)."""
+    """A fresh C-contiguous array owning `values` (a list or an array of dtype's typecode, not
+    copied; a big float list is moved into an array)."""
+    if len(values) >= _BIG and dtype in _TYPECODE:
+        tc = _TYPECODE[dtype]
+        if type(values) is not _pyarray or values.typecode != tc:
+            values = _pyarray(tc, values)
     a = object.__new__(ndarray)
     a._data = values
     a._off = 0
@@ -179,15 +196,20 @@ def _vals(a):
 _STRUCTS: dict = {}
 
 
-def _r32(xs):
-    """Round every value to the nearest float32 (out-of-range ones become +-inf, as numpy does)."""
-    n = len(xs)
+def _struct_for(n):
+    """A Struct packing n float32 values (cached: lengths repeat)."""
     st = _STRUCTS.get(n)
     if st is None:
         st = _struct.Struct(f"{n}f")
         if len(_STRUCTS) > 512:
             _STRUCTS.clear()
         _STRUCTS[n] = st
+    return st
+
+
+def _r32(xs):
+    """Round every value to the nearest float32 (out-of-range ones become +-inf, as numpy does)."""
+    st = _struct_for(len(xs))
     try:
         # struct is twice as fast as an array('f') round trip, but refuses finite overflow
         return list(st.unpack(st.pack(*xs)))
@@ -424,11 +446,25 @@ def linspace(start, end, steps: int, dtype: str):
             v = base + step * k
             vals.append(_r32([v])[0] if f32 else v)
             continue
+        if f32 and -_EXACT_K < k < _EXACT_K:
+            # step * k is exact (24 significant bits times fewer than 29); when Knuth's
+            # two-sum finds no error, base + step * k is too, and rounding it once is exact
+            p = step * k
+            v = base + p
+            back = v - base
+            if (base - (v - back)) + (p - back) == 0:
+                vals.append(v)  # rounded with the rest below
+                continue
         exact = fbase + fstep * k
         vals.append(_nearest_f32(exact) if f32 else float(exact))
+    if f32:
+        vals = _r32(vals)  # the exact sums kept above; values already float32 stay as they are
     if dtype in ("int64", "bool"):
         vals = [float(_math.trunc(v)) for v in vals]
     return _wrap(_cast(vals, "float32" if f32 else "float64", dtype), (steps,), dtype)
+
+
+_EXACT_K = 1 << 29
 
 
 def _nearest_f32(exact):
@@ -454,12 +490,22 @@ def eye(n: int, m: int, dtype: str):
 
 
 def astype(a, dtype: str):
-    vals = _cast(_vals(a), a.dtype, dtype)
+    vals = _vals(a)
+    if type(vals) is _pyarray and dtype in _TYPECODE:
+        # float to float in one loop: a copy, each value rounded once to the new dtype
+        tc = _TYPECODE[dtype]
+        if _JS is None or tc == vals.typecode:
+            return _wrap(_pyarray(tc, vals), a.shape, dtype)
+        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        _JS.convert(vals.typecode, tc, _address(vals, 0), _address(out, 0), a.size)
+        return _wrap(out, a.shape, dtype)
+    vals = _cast(vals, a.dtype, dtype)
     return _wrap(list(vals) if a.dtype == dtype else vals, a.shape, dtype)
 
 
 def copy(a):
-    return _wrap(list(_vals(a)), a.shape, a.dtype)
+    vals = _vals(a)
+    return _wrap(vals[:] if vals is a._data else vals, a.shape, a.dtype)
 
 
 def contiguous(a):
@@ -533,6 +579,8 @@ def _write(dst, vals):
     if vals is data:
         vals = list(vals)  # src is dst's own storage: read it all before writing any of it
     if dst._c:
+        if type(data) is _pyarray and (type(vals) is not _pyarray or vals.typecode != data.typecode):
+            vals = _pyarray(data.typecode, vals)  # an array's slice takes only its own kind
         data[dst._off:dst._off + dst.size] = vals
     else:
         for p, v in zip(_positions(dst.shape, dst._strides, dst._off), vals):
@@ -591,7 +639,74 @@ def _finish(out, shp, dt):
     return _wrap(out, shp, dt)
 
 
+def _flat(a):
+    """(storage, offset) of a big C-contiguous float array kept in an array('f'/'d'), else None."""
+    data = a._data
+    if a._c and a.size >= _BIG and type(data) is _pyarray:
+        return data, a._off
+    return None
+
+
+def _address(data, off):
+    return data.buffer_info()[0] + off * data.itemsize
+
+
+def _fast_float(name, a, b):
+    """add/sub/mul/div of two float arrays of one dtype when one loop does it: both of one shape
+    and contiguous, or one of them a single value (a 0-d operand, as a scalar weight). Returns
+    None when the general path must run. The loop runs in JavaScript in the browser, else in C
+    through map(); either way each element is the float64 op rounded once to the dtype."""
+    if (type(a) is not ndarray or type(b) is not ndarray or a.dtype != b.dtype
+            or (a.size < _BIG and b.size < _BIG)):
+        return None
+    tc = _TYPECODE.get(a.dtype)
+    if tc is None:
+        return None
+    fa, fb = _flat(a), _flat(b)
+    if fa is not None and fb is not None:
+        if a.shape != b.shape:
+            return None
+        shp = a.shape
+    elif fa is not None and b.size == 1 and b.ndim <= a.ndim:
+        shp = a.shape
+    elif fb is not None and a.size == 1 and a.ndim <= b.ndim:
+        shp = b.shape
+    else:
+        return None
+    n = _prod(shp)
+    x = _vals(a)[0] if fa is None else 0.0
+    y = _vals(b)[0] if fb is None else 0.0
+    if _JS is not None:
+        out = _pyarray(tc, bytes(n * _ITEMSIZE[tc]))
+        _JS.binary(name, tc, 0 if fa is None else _address(*fa), 0 if fb is None else _address(*fb),
+                   _address(out, 0), n, x, y)
+        return _wrap(out, shp, a.dtype)
+    xs = _repeat(x, n) if fa is None else _vals(a)
+    ys = _repeat(y, n) if fb is None else _vals(b)
+    try:
+        out = list(map(_BINARY[name], xs, ys))
+    except ZeroDivisionError:
+        xs = _repeat(x, n) if fa is None else xs
+        ys = _repeat(y, n) if fb is None else ys
+        out = list(map(_safe_div, xs, ys))
+    return _wrap(_packed(tc, out), shp, a.dtype)
+
+
+def _packed(tc, values):
+    """An array of typecode tc holding float64 values rounded once to it (struct packs a list
+    into float32 in fewer steps than array() appends, but refuses finite overflow)."""
+    if tc == "f":
+        try:
+            return _pyarray("f", _struct_for(len(values)).pack(*values))
+        except (OverflowError, _struct.error):
+            pass
+    return _pyarray(tc, values)
+
+
 def add(a, b):
+    out = _fast_float("add", a, b)
+    if out is not None:
+        return out
     xs, ys, shp, dt = _setup2(a, b)
     if dt == "bool":
         return _wrap(list(map(_operator.or_, xs, ys)), shp, dt)
@@ -599,6 +714,9 @@ def add(a, b):
 
 
 def sub(a, b):
+    out = _fast_float("sub", a, b)
+    if out is not None:
+        return out
     xs, ys, shp, dt = _setup2(a, b)
     if dt == "bool":
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
@@ -607,6 +725,9 @@ def sub(a, b):
 
 
 def mul(a, b):
+    out = _fast_float("mul", a, b)
+    if out is not None:
+        return out
     xs, ys, shp, dt = _setup2(a, b)
     if dt == "bool":
         return _wrap(list(map(_operator.and_, xs, ys)), shp, dt)
@@ -623,12 +744,19 @@ def _safe_div(x, y):
 
 
 def div(a, b):
+    out = _fast_float("div", a, b)
+    if out is not None:
+        return out
     xs, ys, shp, dt = _setup2(a, b, float_only=True)
     try:
         out = list(map(_operator.truediv, xs, ys))
     except ZeroDivisionError:
         out = list(map(_safe_div, xs, ys))
     return _finish(out, shp, dt)
+
+
+_BINARY = {"add": _operator.add, "sub": _operator.sub, "mul": _operator.mul,
+           "div": _operator.truediv}
 
 
 def _odd_int(y):
@@ -655,6 +783,9 @@ def _int_pow(x, y):
 
 
 def pow(a, b):  # noqa: A001
+    if (type(a) is ndarray and type(b) is ndarray and a.dtype == b.dtype and a.dtype in _FLOATS
+            and b.ndim == 0 and _vals(b)[0] == 1.0):
+        return copy(a)  # x ** 1.0 is x for every float x, nan and inf included (IEEE pow)
     xs, ys, shp, dt = _setup2(a, b)
     if dt in _FLOATS:
         try:
@@ -905,6 +1036,12 @@ def neg(a):
     if a.dtype == "bool":
         raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use the "
                         "`~` operator or the logical_not function instead.")
+    flat = _flat(a) if _JS is not None and a.dtype in _TYPECODE else None
+    if flat is not None:
+        tc = _TYPECODE[a.dtype]
+        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        _JS.neg(tc, _address(*flat), _address(out, 0), a.size)
+        return _wrap(out, a.shape, a.dtype)
     out = list(map(_operator.neg, _vals(a)))
     return _wrap(_w64(out) if a.dtype == "int64" else out, a.shape, a.dtype)
 
@@ -1096,6 +1233,10 @@ def _float_sums(groups, r, chunk, f32):
     for c in range(0, r, chunk):
         if chunk == 1:
             part = [g[c] for g in groups]
+        elif chunk == r and _JS is not None and r >= _BIG and type(groups[0]) is _pyarray:
+            # whole runs kept in arrays: the same pairwise order, looped in JavaScript
+            tc = "f" if f32 else "d"
+            part = [_JS.pairwise_sum(tc, _address(g, 0), r) for g in groups]
         else:
             part = [_pairwise(g[c:c + chunk], f32) for g in groups]
         acc = list(map(add_, acc, part))
