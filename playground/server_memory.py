@@ -24,7 +24,7 @@ _timer: threading.Timer | None = None
 _lock = threading.Lock()
 
 
-def session_closed(session_context=None) -> None:
+def session_closed(session_context) -> None:
     """A Bokeh `on_session_destroyed` callback: release memory once sessions stop closing."""
     global _timer
     with _lock:

@@ -117,9 +117,10 @@ json.dumps({"hello": hello["type"], "run": run["type"], "ok": run["timeline"]["o
 `;
 
 // The worker's BOOT (static/site/worker.js) for the snapshot: the same names (_gradplay_host,
-// _gradplay_handle, Host, handle_json), then the first requests a visit makes, so that their
-// imports are in the snapshot; then a new Host, so no request's state is in it. Python must hold
-// no JavaScript object when the snapshot is taken.
+// _gradplay_handle, _gradplay_js_kernels, Host, handle_json), then the first requests a visit
+// makes, so that their imports are in the snapshot; then a new Host, so no request's state is in
+// it. Python may hold no JavaScript object when the snapshot is taken: the pure backend's
+// JavaScript kernels are detached, and the worker attaches them again after restoring it.
 const SNAPSHOT_BOOT = `
 import gc, json, os, sys, zipfile
 os.environ["GRADPLAY_BACKEND"] = "pure"
@@ -131,6 +132,13 @@ from playground.host import Host, handle_json
 _gradplay_host = Host()
 def _gradplay_handle(text):
     return handle_json(_gradplay_host, text)
+def _gradplay_js_kernels(on):
+    import importlib
+    from playground._engine import engine
+    importlib.import_module(engine.__name__ + ".backend.pure_backend")._use_js_kernels(on)
+    if not on:
+        import gc
+        gc.collect()
 _hello = json.loads(_gradplay_handle(json.dumps({"type": "hello", "id": 1})))
 _gradplay_handle(json.dumps({"type": "example", "id": 2, "example": _hello["default_example"]}))
 _gradplay_handle(json.dumps({"type": "edit", "id": 3, "program": "import torch\\n",
@@ -139,12 +147,14 @@ _gradplay_handle(json.dumps({"type": "share", "id": 4, "program": "import torch\
 del _hello
 os.remove("/out.zip")
 _gradplay_host = Host()
+_gradplay_js_kernels(False)
 gc.collect()
 `;
 // What the worker runs after restoring a snapshot (its RESUME), then a request.
 const RESUMED = `
 import json, random
 random.seed()
+_gradplay_js_kernels(True)
 _gradplay_host = Host()
 _program = "import torch\\nx = torch.tensor([2.0], requires_grad=True)\\n(x * x).sum().backward()\\n"
 _run = json.loads(_gradplay_handle(json.dumps({"type": "run", "id": 1, "program": _program})))

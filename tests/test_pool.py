@@ -171,3 +171,11 @@ def test_a_long_request_runs_at_a_lower_priority_and_its_worker_gets_it_back(mon
         assert after["type"] == "result" and all(_nice(p) == 0 for p in slow_pool.pids())
     finally:
         slow_pool.close()
+
+
+def test_the_memory_release_is_a_callback_bokeh_accepts_and_it_runs():
+    from bokeh.util.callback_manager import _check_callback
+
+    from playground import server_memory
+    _check_callback(server_memory.session_closed, ("session_context",))  # raises if not
+    server_memory.release_memory()  # collects and trims (or, off glibc, only collects)

@@ -80,6 +80,15 @@ from playground.host import Host, handle_json
 _gradplay_host = Host()
 def _gradplay_handle(text):
     return handle_json(_gradplay_host, text)
+def _gradplay_js_kernels(on):
+    # the pure backend's JavaScript kernels: detached while a snapshot is taken (it may hold no
+    # JavaScript object), attached again after
+    import importlib
+    from playground._engine import engine
+    importlib.import_module(engine.__name__ + ".backend.pure_backend")._use_js_kernels(on)
+    if not on:
+        import gc
+        gc.collect()
 `;
 
 // After a snapshot is restored: a new Host, so the visit starts with none of the previous visit's
@@ -89,6 +98,7 @@ def _gradplay_handle(text):
 const RESUME = `
 import random
 random.seed()
+_gradplay_js_kernels(True)
 _gradplay_host = Host()
 `;
 
@@ -154,10 +164,13 @@ function snapshotWhenIdle(pyodide) {
     const t = performance.now();
     let snapshot;
     try {
+      pyodide.runPython("_gradplay_js_kernels(False)");
       snapshot = pyodide.makeMemorySnapshot();
     } catch (err) {
       console.warn("gradplay: no Python snapshot for the next visit:", err);
       return;
+    } finally {
+      pyodide.runPython("_gradplay_js_kernels(True)");
     }
     timings.snapshot_ms = since(t);
     timings.snapshot_bytes = snapshot.byteLength;
