@@ -82,6 +82,12 @@ def test_marks_show_where_hooks_retain_grad_no_grad_detach_and_nan_happen(guarde
             expect(origin).to_have_count(1)
             assert "LogBackward0" in origin.get_attribute("aria-label")
             page.get_by_test_id("view-toggle").click()
+            # before backward the hook is marked where it was registered, as waiting to run
+            scrub = page.get_by_test_id("scrub")
+            scrub.fill("3")
+            expect(node(page, "x").locator("[data-testid=mark]")).to_have_attribute("data-mark", "hook-waiting")
+            shot(page, "marks-hook-waiting")
+            page.get_by_test_id("to-end").click()
         shot(page, f"marks-{size}")
 
 
@@ -372,3 +378,48 @@ def test_a_module_call_is_one_box_opened_by_a_click(page, host, shot):
     page.get_by_test_id("close-calls").click()
     expect(box).to_have_count(1)
     expect(page.get_by_test_id("close-calls")).to_be_hidden()
+
+
+CALLS = """import torch
+import torch.nn as nn
+torch.manual_seed(0)
+def poly(t):
+    return t * t + 1
+def energy(a, b, scale):
+    c = poly(a) + b
+    return c.sum() * scale
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(3, 2)
+    def forward(self, x):
+        return torch.relu(self.l1(x))
+net = Net()
+x = torch.ones(2, 3, requires_grad=True)
+b = torch.tensor(1.0, requires_grad=True)
+loss = energy(x, b, 0.5) + net(x).sum()
+loss.backward()
+"""
+
+
+def test_function_calls_are_boxes_that_open_and_close_nested_too(page, host, shot):
+    open_app(page, host[1], "p=" + encode(CALLS))
+    boxes = page.locator("[data-testid=node][data-id^='g:']")
+    expect(boxes).to_have_count(2)
+    assert sorted(boxes.evaluate_all("(bs) => bs.map((b) => b.dataset.name)")) == ["Net", "energy"]
+    expect(node(page, "net.l1.weight")).to_have_count(1)  # made in Net.__init__, used outside it
+    shot(page, "function-call-closed")
+    page.locator("[data-testid=node][data-name=energy]").click()
+    frame = page.locator("[data-testid=call-frame]")
+    expect(frame).to_have_count(1)
+    # poly, called inside energy, is a box of its own inside energy's outline
+    expect(page.locator("[data-testid=node][data-name=poly]")).to_have_count(1)
+    page.locator("[data-testid=node][data-name=poly]").click()
+    expect(frame).to_have_count(2)
+    expect(page.locator("[data-testid=node][data-name=poly]")).to_have_count(0)
+    page.get_by_test_id("to-start").click()  # no accumulation callout over the titles
+    page.mouse.move(1, 1)
+    shot(page, "function-call-open")
+    page.locator("[data-testid=close-call][data-id=c2]").click()  # energy's title closes it
+    expect(frame).to_have_count(0)
+    expect(boxes).to_have_count(2)

@@ -28,7 +28,7 @@ Tensor = engine.Tensor
 __all__ = ["DISPLAY_ELEMENTS", "FORMAT_VERSION", "MAX_SERIES_POINTS", "SUMMARY_FIRST", "Recorder",
            "encode_value", "safe"]
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 MAX_SERIES_POINTS = 200_000  # values in all long loops' series together (more are dropped)
 DISPLAY_ELEMENTS = 64  # tensors up to this many elements are sent in full
 SUMMARY_FIRST = 8  # a summary shows this many leading elements (row-major)
@@ -82,6 +82,15 @@ def encode_value(t):
 
 
 # == the recorder =================================================================================
+
+def _hooks_on(t, fn) -> int:
+    """How many `register_hook` hooks wait on tensor t (a leaf keeps them, a non-leaf's live on
+    its grad_fn with the tensor they belong to), so the UI can mark one before it runs."""
+    if fn is None:
+        return len(t._hooks) if t._hooks else 0
+    pending = fn._tensor_pre_hooks
+    return sum(1 for entry in pending if entry[1] is t) if pending else 0
+
 
 class _TRec:
     """What the timeline knows about one tensor (holding it weakly)."""
@@ -246,6 +255,8 @@ class Recorder(Observer):
         self.series_points = 0
         self.program_light = _Light(self)
         self.rescan = False  # iterations without detail ran in this step: scan every tensor
+        # tensors with hooks waiting: looked at every step, since `handle.remove()` names only the handle
+        self.hooked = {}  # a dict, not a set: the state's order stays the same from run to run
         self.scopes: list = []  # calls of the program's functions and modules (call_begin)
         self.open_scopes: list = []  # the scopes under way, innermost last
 
@@ -302,6 +313,8 @@ class Recorder(Observer):
         for name in names_used:
             for rec in self.bound.get(name, ()):
                 candidates.setdefault(rec, False)
+        for rec in list(self.hooked):
+            candidates.setdefault(rec, False)
         if self.rescan:  # events of quiet iterations went unheard: compare every tensor
             self.rescan = False
             for rec in self.trecs:
@@ -351,11 +364,12 @@ class Recorder(Observer):
             rec.sig = ()  # made and freed within one step: its state as it was made
             return {"version": rec.version, "grad": rec.grad, "requires_grad": rec.requires_grad,
                     "is_leaf": rec.is_leaf, "retains_grad": rec.retains_grad,
-                    "grad_fn": rec.node}
+                    "grad_fn": rec.node, "hooks": 0}
         g = t._grad
         fn = t._grad_fn
+        hooks = _hooks_on(t, fn)
         sig = (id(g) if g is not None else None, g._vc[0] if g is not None else -1, t._vc[0],
-               t._requires_grad, t._retains_grad, id(fn) if fn is not None else None,
+               t._requires_grad, t._retains_grad, id(fn) if fn is not None else None, hooks,
                id(t._data))
         if not forced and sig == rec.sig:
             return None
@@ -364,7 +378,11 @@ class Recorder(Observer):
             self.grad_owner[id(g)] = (weakref.ref(g), rec)
         entry = {"version": t._vc[0], "grad": gval, "requires_grad": t._requires_grad,
                  "is_leaf": fn is None, "retains_grad": t._retains_grad,
-                 "grad_fn": self.nid(fn, rec) if fn is not None else None}
+                 "grad_fn": self.nid(fn, rec) if fn is not None else None, "hooks": hooks}
+        if hooks:
+            self.hooked[rec] = True
+        else:
+            self.hooked.pop(rec, None)
         if rec.sig is not None and sig[-1] != rec.sig[-1]:
             rec.value = entry["value"] = encode_value(t)  # `.data = ...` replaced the values
         rec.sig = sig

@@ -256,3 +256,94 @@ def test_extra_nones_after_the_gradients_are_dropped_as_torch_drops_them(lib):
     x = leaf(lib)
     Extra.apply(x).sum().backward()
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+def _add_one_inplace(lib):
+    class AddOne_(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    return AddOne_
+
+
+def test_mark_dirty_returns_the_input_itself_with_the_node_as_its_grad_fn(lib):
+    add_one = _add_one_inplace(lib)
+    x = leaf(lib)
+    y = x * 2
+    before = y._version
+    out = add_one.apply(y)
+    # the same tensor, changed in place; torch counts the add_ and the mark_dirty
+    assert out is y and y.tolist() == [3.0, 5.0] and y._version == before + 2
+    assert y.grad_fn.name() == "AddOne_Backward" and not y.is_leaf
+    assert y.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 6.0]
+
+
+def test_mark_dirty_without_grad_changes_only_values_and_version(lib):
+    add_one = _add_one_inplace(lib)
+    plain = lib.ones(2)
+    out = add_one.apply(plain)
+    assert out is plain and plain.tolist() == [2.0, 2.0] and plain._version == 2
+    assert out.grad_fn is None and not out.requires_grad
+
+
+def test_mark_dirty_errors_are_torchs(lib):
+    add_one = _add_one_inplace(lib)
+    x = leaf(lib)
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad has been used "
+                                           r"in an in-place operation\.$"):
+        add_one.apply(x)
+    assert x.tolist() == [2.0, 3.0]  # forward wrote before the check, as in torch
+
+    class Unreturned(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            t.mul_(2)
+            ctx.mark_dirty(t)
+            return t.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match="^Some elements marked as dirty during the forward "
+                                           "method were not returned as output"):
+        Unreturned.apply(x * 1)
+
+    class NotATensor(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            ctx.mark_dirty(3)
+            return t
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match="^mark_dirty can only accept variables"):
+        NotATensor.apply(x)
+
+
+def test_mark_dirty_then_a_saved_tensor_is_stale_as_in_torch(lib):
+    add_one = _add_one_inplace(lib)
+    x = leaf(lib)
+    s = x * 3
+    product = s * s  # saves s at version 0
+    add_one.apply(s)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        product.sum().backward()
+
+
+def test_mark_dirty_on_a_view_is_refused_here():
+    add_one = _add_one_inplace(engine)
+    base = engine.zeros(3, requires_grad=True) * 1
+    with pytest.raises(NotImplementedError, match="mark_dirty on a view"):
+        add_one.apply(base[:2])

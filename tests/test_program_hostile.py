@@ -114,12 +114,12 @@ HOSTILE = [
     ("exec_name", "exec('1')\n", "not_allowed"),
     ("vars_name", "v = vars()\n", "not_allowed"),
     ("breakpoint", "breakpoint()\n", "not_allowed"),
-    ("walrus", "print(a := 1)\n", "not_allowed"),
+    ("walrus_names_an_unknown", "print(a := b)\n", "not_allowed"),
     ("lambda_hook_dunder", T + "x = torch.ones(1, requires_grad=True)\n"
      "x.register_hook(lambda g: g.__class__.__dict__)\n", "not_allowed"),
     ("decorator", "@print\nclass A:\n    pass\n", "not_allowed"),
     ("async_def", "async def f():\n    await g()\n", "not_allowed"),
-    ("yield_stmt", "yield 1\n", "not_allowed"),
+    ("yield_stmt", "yield 1\n", "syntax"),
     ("module_apply", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\n"
      "m.apply(torch.no_grad())\n", "not_allowed"),
     ("module_call_internals", T + "import torch.nn as nn\nm = nn.Linear(1, 1)\nf = m.forward.x\n",
@@ -371,6 +371,142 @@ HOSTILE = [
     ("print_file", "print(1, file=print)\n", "runtime"),
     ("hook_recursion", T + "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(y.backward)\ny.backward(retain_graph=True)\n", None),
+    # classes deriving from the engine's layers and optimizers: the engine's own state and
+    # methods stay the engine's
+    ("subclass_tensor", T + "class X(torch.Tensor):\n    pass\n", "not_allowed"),
+    ("subclass_parameter", T + "class P(torch.nn.Parameter):\n    pass\n", "not_allowed"),
+    ("subclass_loader", T + "class L(torch.utils.data.DataLoader):\n    pass\n", "not_allowed"),
+    ("subclass_scheduler", T + "class S(torch.optim.lr_scheduler.StepLR):\n    pass\n",
+     "not_allowed"),
+    ("subclass_grad_mode", T + "class G(torch.no_grad):\n    pass\n", "not_allowed"),
+    ("subclass_replaces_engine_method", T + "class L(torch.nn.Linear):\n"
+     "    def _named_members(self, *a):\n        return []\n", "not_allowed"),
+    ("subclass_replaces_engine_attr", T + "class S(torch.nn.Sequential):\n"
+     "    _get_item_by_idx = print\n", "not_allowed"),
+    ("subclass_of_subclass_replaces", T + "class A(torch.nn.ReLU):\n    pass\n"
+     "class B(A):\n    def _load_from_state_dict(self, *a):\n        pass\n", "not_allowed"),
+    ("subclass_assigns_engine_method", T + "class L(torch.nn.Linear):\n    pass\n"
+     "L._call_with_hooks = print\n", "not_allowed"),
+    ("optimizer_subclass_assigns_private", T + "class O(torch.optim.SGD):\n    pass\n"
+     "p = torch.ones(1, requires_grad=True)\no = O([p], lr=0.1)\no._update_group = print\n",
+     "not_allowed"),
+    ("optimizer_subclass_replaces_private", T + "class O(torch.optim.Optimizer):\n"
+     "    def _update_group(self, *a):\n        pass\n", "not_allowed"),
+    ("optimizer_subclass_reads_private", T + "class O(torch.optim.Adam):\n    pass\n"
+     "p = torch.ones(1, requires_grad=True)\no = O([p])\nx = o._update_group\n",
+     "not_allowed"),
+    ("subclass_engine_method_via_class", T + "class L(torch.nn.Linear):\n    pass\n"
+     "f = L.forward\n", "not_allowed"),
+    ("subclass_super_private", T + "class L(torch.nn.Linear):\n"
+     "    def go(self):\n        return super()._get_name\n"
+     "x = L(1, 1).go()\n", "not_allowed"),
+    ("subclass_super_engine_class", T + "class L(torch.nn.Linear):\n    pass\n"
+     "m = L(1, 1)\nd = super(torch.nn.Linear, m)._parameters\n", "not_allowed"),
+    ("subclass_dunder_mro", T + "class L(torch.nn.Linear):\n    pass\nb = L.__mro__\n",
+     "not_allowed"),
+    ("subclass_engine_class_mutation", T + "class L(torch.nn.Linear):\n    pass\n"
+     "torch.nn.Linear.forward = print\n", "not_allowed"),
+    ("subclass_extra_repr_recursion", T + "class L(torch.nn.Linear):\n"
+     "    def extra_repr(self):\n        return repr(self)\nprint(L(1, 1))\n", "limit"),
+    ("subclass_forward_recursion", T + "class S(torch.nn.Sequential):\n"
+     "    def forward(self, x):\n        return self(x)\ny = S()(torch.ones(1))\n", "limit"),
+    ("optimizer_subclass_step_forever", T + "class O(torch.optim.Optimizer):\n"
+     "    def step(self):\n        while True:\n            pass\n"
+     "p = torch.ones(1, requires_grad=True)\nO([p], {}).step()\n", "limit"),
+    ("subclass_huge_layer", T + "class L(torch.nn.Linear):\n    pass\nm = L(100000, 100000)\n",
+     "limit"),
+    ("subclass_super_init_huge", T + "class L(torch.nn.Linear):\n    def __init__(self):\n"
+     "        super().__init__(100000, 100000)\nm = L()\n", "limit"),
+    # generators: nothing of their frame is reachable, and every budget holds inside them
+    ("generator_function_frame", "def g():\n    yield 1\n" "f = g().gi_frame\n", "not_allowed"),
+    ("generator_code", "def g():\n    yield 1\n" "c = g().gi_code\n", "not_allowed"),
+    ("generator_send", "def g():\n    yield 1\n" "x = g()\nnext(x)\nx.send(1)\n", "not_allowed"),
+    ("generator_throw", "def g():\n    yield 1\n" "g().throw(ValueError)\n", "not_allowed"),
+    ("generator_dunder_next", "def g():\n    yield 1\n" "n = g().__next__\n", "not_allowed"),
+    ("generator_getattr_frame", "def g():\n    yield 1\n" "f = getattr(g(), 'gi_frame')\n", "not_allowed"),
+    ("generator_format_field", "def g():\n    yield 1\n" "s = '{0.gi_frame}'.format(g())\n", "not_allowed"),
+    ("generator_type_call", "def g():\n    yield 1\n" "t = type(g())()\n", "not_allowed"),
+    ("yield_in_expression", "def g():\n    x = yield 1\n", "not_allowed"),
+    ("yield_in_call", "def g():\n    print((yield 1))\n", "not_allowed"),
+    ("yield_in_lambda", "f = lambda: (yield 1)\n", "not_allowed"),
+    ("yield_at_module_level", "yield 1\n", "syntax"),
+    ("yield_in_class_body", "def f():\n    class A:\n        yield 1\n", "syntax"),
+    ("generator_endless_list", "def g():\n    while True:\n        yield 1\nx = list(g())\n",
+     "limit"),
+    ("generator_endless_for", "def g():\n    while True:\n        yield 1\n"
+     "for v in g():\n    pass\n", "limit"),
+    ("generator_endless_inner_loop", "def g():\n    while True:\n        if False:\n"
+     "            yield 1\nnext(g())\n", "limit"),
+    ("generator_statements", "def g():\n    for i in range(10**9):\n        x = i\n"
+     "        yield x\nfor v in g():\n    pass\n", "limit"),
+    ("generator_self_delegation", "def g():\n    yield from g()\nnext(g())\n", "limit"),
+    ("generator_recursion_in_loop", "def g(n):\n    yield n\n    for v in g(n + 1):\n"
+     "        yield v\nfor v in g(0):\n    pass\n", "limit"),
+    ("generator_resumes_itself", "def g():\n    yield next(it)\nit = g()\nnext(it)\n",
+     "runtime"),
+    ("generator_yield_from_huge_range", "def g():\n    yield from range(10**12)\n"
+     "x = sum(g())\n", "limit"),
+    ("generator_zip_endless", "def g():\n    while True:\n        yield 1\n"
+     "x = list(zip(g(), g()))\n", "limit"),
+    ("generator_string_bomb", "def g():\n    s = 'a'\n    while True:\n        s = s + s\n"
+     "        yield s\nfor v in g():\n    pass\n", "limit"),
+    ("generator_tensor_flood", T + "def g():\n    while True:\n"
+     "        yield torch.ones(1000, 1000)\nx = list(g())\n", "limit"),
+    ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
+     "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
+    # ctx.mark_dirty: the engine's record of dirty inputs stays the engine's
+    ("ctx_dirty_private", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx._dirty = (x,)\n        return x\n"
+     "y = D.apply(torch.ones(1, requires_grad=True))\n", "not_allowed"),
+    ("ctx_mark_dirty_replaced", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx.mark_dirty = print\n        return x\n"
+     "y = D.apply(torch.ones(1, requires_grad=True))\n", "not_allowed"),
+    ("ctx_mark_dirty_many", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
+     "    def forward(ctx, x):\n        ctx.mark_dirty(*([x] * 90000))\n        return x\n"
+     "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+     "for i in range(10**6):\n    y = D.apply(torch.ones(1) * 1)\n", "limit"),
+    ("ctx_mark_dirty_leaf_engine_param", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.zero_()\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
+    # the program's context managers: limits and policy errors are never handed to __exit__
+    ("with_exit_swallows_limit", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    while True:\n        pass\n", "limit"),
+    ("with_exit_swallows_not_allowed", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    y = torch.ones(1).numpy()\n",
+     "not_allowed"),
+    ("with_exit_swallows_memory", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    a = torch.ones(1000, 1000)\n"
+     "    b = [a + i for i in range(10)]\n", "limit"),
+    ("with_exit_traceback", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = tb.tb_frame\nwith S():\n    x = 1 / 0\n",
+     "runtime"),
+    ("with_exit_type_walk", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = t.mro()\nwith S():\n    x = 1 / 0\n",
+     "not_allowed"),
+    ("with_exit_exception_dunder", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, t, e, tb):\n        f = e.__traceback__\nwith S():\n    x = 1 / 0\n",
+     "not_allowed"),
+    ("with_enter_recursion", "class S:\n    def __enter__(self):\n        with self:\n"
+     "            pass\n    def __exit__(self, *a):\n        pass\nwith S():\n    pass\n",
+     "limit"),
+    ("with_exit_forever", "class S:\n    def __enter__(self):\n        pass\n"
+     "    def __exit__(self, *a):\n        while True:\n            pass\nwith S():\n    pass\n",
+     "limit"),
+    ("with_enter_read", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "f = S.__enter__\n", "not_allowed"),
+    ("with_engine_object", T + "with torch.nn.Linear(1, 1):\n    pass\n", "not_allowed"),
+    ("with_builtin", "with print:\n    pass\n", "not_allowed"),
+    ("with_module", T + "with torch:\n    pass\n", "not_allowed"),
+    ("with_as_dunder_target", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S() as __x:\n    pass\n", "not_allowed"),
+    # := binds names like an assignment, nothing more
+    ("walrus_dunder", "y = (__builtins__ := 1)\n", "not_allowed"),
+    ("walrus_in_comprehension_bomb", "s = 'ab'\nx = [(s := s + s) for i in range(100)]\n",
+     "limit"),
+    ("walrus_while_forever", "i = 0\nwhile (i := i + 1):\n    pass\n", "limit"),
+    # a property's setter takes the program's own functions only, and shows nothing else
+    ("property_setter_builtin", "p = property(lambda s: 1)\nq = p.setter(print)\n", "runtime"),
+    ("property_fget", "p = property(lambda s: 1)\nf = p.fget\n", "not_allowed"),
+    ("property_setter_engine_fn", "import torch\np = property(lambda s: 1)\n"
+     "q = p.setter(torch.ones)\n", "runtime"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -508,6 +644,8 @@ def _exprs():
         st.tuples(inner, inner).map(lambda t: ast.BoolOp(ast.Or(), [t[0], t[1]])),
         st.tuples(inner, inner).map(lambda t: ast.Compare(t[0], [ast.In()], [t[1]])),
         st.tuples(inner, inner).map(lambda t: ast.Dict([t[0]], [t[1]])),
+        st.tuples(st.sampled_from(["a", "x", "__x"]), inner).map(
+            lambda t: ast.NamedExpr(ast.Name(t[0], ast.Store()), t[1])),
         st.tuples(inner, st.sampled_from(["", ">9", ".3f", "!r", "{a}"])).map(
             lambda t: ast.JoinedStr([ast.FormattedValue(
                 t[0], ord("r") if t[1] == "!r" else -1,
@@ -544,7 +682,8 @@ def _stmts():
                 ast.Name(t[1], ast.Load()), "e", [ast.Expr(ast.Name("e", ast.Load()))])],
                 [], [ast.Pass()])),
         st.tuples(expr, st.sampled_from(["nn.Module", "object", "Exception", "torch.Tensor",
-                                         "torch.autograd.Function"])
+                                         "torch.autograd.Function", "torch.nn.Sequential",
+                                         "torch.nn.ReLU", "torch.optim.Optimizer", "x"])
                   ).map(lambda t: ast.ClassDef(
                       name="C", bases=[ast.parse(t[1], mode="eval").body], keywords=[],
                       body=[ast.FunctionDef(
@@ -553,11 +692,47 @@ def _stmts():
                           body=[ast.Return(t[0])], decorator_list=[])], decorator_list=[])),
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
+        st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr, expr).map(lambda t: _context_manager(t[0], t[1])),
+        st.tuples(expr).map(lambda t: ast.For(
+            ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
+            [ast.Expr(ast.Name("i", ast.Load()))], [])),
         st.tuples(expr).map(lambda t: ast.Raise(t[0], None)),
         st.tuples(expr, expr).map(lambda t: _function_class(t[0], t[1])),
         st.just(ast.parse("y = G.apply(torch.ones(2, requires_grad=True), 2)\n"
                           "y.sum().backward()").body[0]),
     )
+
+
+def _generator_function(yielded, iterated):
+    """def gen(a) with random yield and yield-from values, inside a loop and a try."""
+    tree = ast.parse(
+        "def gen(a):\n"
+        "    for k in range(2):\n"
+        "        try:\n"
+        "            yield YIELDED\n"
+        "        finally:\n"
+        "            pass\n"
+        "    yield from ITERATED\n").body[0]
+    tree.body[0].body[0].body[0].value.value = yielded
+    tree.body[1].value.value = iterated
+    return tree
+
+
+def _context_manager(exit_value, body):
+    """A class with __enter__/__exit__ (returning a random value) used by a with statement
+    around a random expression."""
+    tree = ast.parse(
+        "class CM:\n"
+        "    def __enter__(self):\n"
+        "        return self\n"
+        "    def __exit__(self, kind, exc, tb):\n"
+        "        return EXIT\n"
+        "with CM() as cm:\n"
+        "    BODY\n")
+    tree.body[0].body[1].body[0].value = exit_value
+    tree.body[1].body[0].value = body
+    return ast.If(ast.Constant(True), tree.body, [])
 
 
 def _function_class(forward_value, backward_value):

@@ -1,5 +1,5 @@
 """The pure backend's JavaScript lane (engine/backend/js_kernels.py, taken in the browser) gives
-bit for bit what its Python lane gives, and what the numpy backend gives for element-wise ops.
+bit for bit what its Python lane gives, and what the numpy backend gives for element-wise ops and sums.
 
 The lane only exists in Pyodide, so this test runs the engine in Pyodide under Node.js (the npm
 package the site ships), computes every case once with the JavaScript loops and once with them
@@ -32,7 +32,9 @@ pytestmark = pytest.mark.skipif(
 F32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 1e-45, -1e-45, 1e-38, F32_MAX, -F32_MAX, 1e30, -1e30,
            math.inf, -math.inf, math.nan, 2.0 ** -149, 1.0000001, 0.1, -7.25]
-SUM_LENGTHS = [64, 100, 127, 128, 129, 136, 255, 1000, 2001]
+# around the boundaries of torch's sum kernel (engine/backend/sum_order.py); 40001 is
+# summed in two pieces, as torch's two threads do
+SUM_LENGTHS = [64, 100, 127, 128, 129, 136, 255, 511, 512, 513, 1000, 2001, 8193, 40001]
 
 # Runs in Pyodide: every case through the JavaScript loops, then through the Python ones.
 IN_PYODIDE = r"""
@@ -151,8 +153,7 @@ def _numpy_results(cases):
                 r = nb.astype(x, c["to"])
             dt = c["to"]
         else:
-            out.append(None)  # the sum's order is the pure backend's own (compared lane to lane)
-            continue
+            r = nb.sum(x, None, False)  # both backends add in torch's order
         v = r.tolist()
         out.append(_bits(v if isinstance(v, list) else [v], dt))
     return out

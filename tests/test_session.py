@@ -331,7 +331,7 @@ def test_the_schema_rejects_what_is_not_a_timeline():
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_program_gives_a_valid_timeline(name):
     tl = run(PROGRAMS[name])
-    assert tl["version"] == TIMELINE_VERSION == 3
+    assert tl["version"] == TIMELINE_VERSION == 4
     assert tl["program"] == PROGRAMS[name]
     assert tl["stats"]["steps"] == len(tl["steps"]) > 0
 
@@ -388,7 +388,8 @@ def test_square_example_events_in_torch_order():
     ]
     assert steps[4]["state"] == {x["id"]: {
         "version": 0, "grad": {"shape": [1], "dtype": "float32", "data": [8.0]},
-        "requires_grad": True, "is_leaf": True, "retains_grad": False, "grad_fn": None}}
+        "requires_grad": True, "is_leaf": True, "retains_grad": False, "grad_fn": None,
+        "hooks": 0}}
     assert steps[5]["events"] == [{"event": "print", "text": "tensor([8.])\n"}]
     assert tl["console"] == [{"step": 5, "line": 6, "text": "tensor([8.])\n"}]
     assert data(x["grad"]) == [8.0] and x["name"] == "x" and x["is_leaf"]
@@ -860,3 +861,15 @@ def test_a_programs_own_function_node_carries_its_backward_as_its_rule():
     assert rules == {"TwiceBackward": "the program's own Twice.backward(ctx, g) with g = {grad} "
                                       "returns g * 2",
                      "torch::autograd::AccumulateGrad": None}
+
+
+def test_a_hook_is_in_the_state_from_the_step_that_registers_it_until_it_is_removed():
+    tl = run("import torch\nx = torch.tensor([1.0], requires_grad=True)\ny = x * 2\n"
+             "h = x.register_hook(lambda g: g * 2)\nk = y.register_hook(lambda g: g)\n"
+             "y.sum().backward()\nh.remove()\n")
+    x, y = (t["id"] for t in tl["nodes"]["tensors"][:2])
+    steps = tl["steps"]
+    assert steps[1]["state"][x]["hooks"] == 0 and steps[2]["state"][y]["hooks"] == 0
+    assert steps[3]["state"][x]["hooks"] == 1 and y not in steps[3]["state"]  # a leaf keeps its hooks
+    assert steps[4]["state"][y]["hooks"] == 1  # a non-leaf's live on its grad_fn
+    assert steps[6]["state"][x]["hooks"] == 0  # removed by its handle

@@ -60,43 +60,21 @@ def test_every_op_is_recorded():
 # Ops with a disagreement this fuzzer found and nobody fixed yet, with the backends it shows on
 # (strict: a fixed op must leave the table).
 OPEN = {
-    "F.cosine_embedding_loss": "found by this fuzzer, being fixed",
-    "F.cosine_similarity": "found by this fuzzer, being fixed",
-    "F.cross_entropy": "found by this fuzzer, being fixed",
-    "F.hardsigmoid": "found by this fuzzer, being fixed",
-    "F.huber_loss": "found by this fuzzer, being fixed",
-    "F.layer_norm": "found by this fuzzer, being fixed",
-    "F.margin_ranking_loss": "found by this fuzzer, being fixed",
-    "F.nll_loss": "found by this fuzzer, being fixed",
-    "F.relu": ("found by this fuzzer, being fixed", {"numpy"}),
-    "F.relu6": "found by this fuzzer, being fixed",
-    "F.softsign": "found by this fuzzer, being fixed",
-    "ceil": "found by this fuzzer, being fixed",
-    "clamp": "found by this fuzzer, being fixed",
-    "div_rounding": "found by this fuzzer, being fixed",
-    "einsum": ("found by this fuzzer, being fixed", {"numpy"}),
-    "floor": "found by this fuzzer, being fixed",
-    "index_select": "found by this fuzzer, being fixed",
-    "indexing": "found by this fuzzer, being fixed",
-    "lerp": "found by this fuzzer, being fixed",
-    "masked_select": ("found by this fuzzer, being fixed", {"pure"}),
-    "matmul": ("found by this fuzzer, being fixed", {"pure"}),
-    "log_softmax": "found by this fuzzer, being fixed",
-    "logsumexp": "found by this fuzzer, being fixed",
-    "maximum": "found by this fuzzer, being fixed",
-    "minimum": "found by this fuzzer, being fixed",
-    "movedim": "found by this fuzzer, being fixed",
-    "nan_to_num": "found by this fuzzer, being fixed",
-    "pow_operator": "found by this fuzzer, being fixed",
-    "round": "found by this fuzzer, being fixed",
-    "rsub": "found by this fuzzer, being fixed",
-    "sgn": "found by this fuzzer, being fixed",
-    "sign": "found by this fuzzer, being fixed",
-    "softmax": "found by this fuzzer, being fixed",
-    "trace": "found by this fuzzer, being fixed",
-    "trunc": "found by this fuzzer, being fixed",
-    "var": "found by this fuzzer, being fixed",
-    "vector_norm": "found by this fuzzer, being fixed",
+    # torch's nll_loss of an empty batch with extra dims ([0, C, d]) is nan; the engine raises
+    "F.cross_entropy": "an empty batch with extra dims raises a reshape error",
+    "F.nll_loss": "an empty batch with extra dims raises a reshape error",
+    "F.hardsigmoid": "gradient -0.0 outside (-3, 3) where torch writes 0.0",
+    # float32 gradients that cancel: off by more than a few ulps of the upstream gradient
+    "F.layer_norm": "float32 gradient differs beyond the last bits where terms cancel",
+    # torch 2.13's hardtanh_backward gives 0 at NaN inside its vectorised blocks (16 float32,
+    # 8 float64 elements here) and the gradient in the tail: it depends on the CPU
+    "F.relu6": "gradient at NaN inputs",
+    "indexing": "t[:] of a tensor records SliceBackward0 where torch records AliasBackward0",
+    "masked_select": ("a 0-dim mask raises IndexError in the pure backend", {"pure"}),
+    # grad * 0 (-0.0 for a negative grad) where torch gives zeros_like(grad); zeros_like flips
+    # a zero's sign in softsign's second derivative, which the oracle records as torch's
+    "sgn": "gradient -0.0 where torch gives 0.0",
+    "sign": "gradient -0.0 where torch gives 0.0",
 }
 
 

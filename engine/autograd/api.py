@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import backend as B
 from .. import errors
 from ..tensor import Tensor, warn
@@ -14,6 +16,36 @@ def _as_list(x):
     if isinstance(x, Tensor):
         return [x]
     return list(x)
+
+
+def _inputs_list(inputs, fn: str):
+    """torch's reading of `inputs`: a tensor, a dict (its values) or any other iterable."""
+    if isinstance(inputs, Tensor):
+        return [inputs]
+    if type(inputs) is dict:
+        return list(inputs.values())
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{fn}()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    return list(inputs)
+
+
+def _check_tensors(inputs) -> None:
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+
+
+def _grads_for(outputs, grads):
+    """grad_tensors / grad_outputs as torch reads them: None for each output, a tensor for
+    one, else one per output (extra ones are ignored, as torch's zip does; too few raise)."""
+    if grads is None:
+        return [None] * len(outputs)
+    grads = [grads] if isinstance(grads, Tensor) else list(grads)
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    return grads[:len(outputs)]
 
 
 def _make_grads(outputs, grads, is_grads_batched=False):
@@ -40,14 +72,14 @@ def _make_grads(outputs, grads, is_grads_batched=False):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
     roots = _as_list(tensors)
-    grads = _as_list(grad_tensors) or [None] * len(roots)
-    if len(grads) != len(roots):
-        raise RuntimeError(f"got {len(roots)} tensors and {len(grads)} gradients")
+    if inputs is not None:
+        inputs = _inputs_list(inputs, "backward")
+        if len(inputs) == 0:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        _check_tensors(inputs)
+    grads = _grads_for(roots, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    inputs = _as_list(inputs)
-    if inputs is not None and len(inputs) == 0:
-        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     for i, r in enumerate(roots):
         if r._grad_fn is None and not r._requires_grad:
             raise RuntimeError(errors.no_grad_fn(i))
@@ -72,14 +104,20 @@ def _warn_create_graph_once() -> None:
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    outs = _as_list(outputs)
-    ins = _as_list(inputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    ins = _inputs_list(inputs, "grad")
+    if len(ins) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    _check_tensors(ins)
     for t in ins:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _as_list(grad_outputs) or [None] * len(outs)
+    grads = _grads_for(outs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     for i, o in enumerate(outs):
@@ -95,4 +133,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 result[i] = Tensor._make(B.zeros(B.shape(t._data), t._dtype.name), t._dtype)
             elif not allow_unused:
                 raise RuntimeError(errors.unused_input(i))
+    if type(inputs) is dict:  # torch hands the gradients back under the same keys
+        return dict(zip(inputs.keys(), result))
     return tuple(result)

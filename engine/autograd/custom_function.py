@@ -14,6 +14,12 @@ This is torch's contract, kept as torch keeps it (torch/autograd/function.py, 2.
 - `ctx.save_for_backward(*tensors)` keeps tensors with their version, so `ctx.saved_tensors`
   raises torch's errors after an in-place change or once backward freed them.
 - `ctx.mark_non_differentiable(*outputs)`: those outputs never require grad.
+- `ctx.mark_dirty(*inputs)`: forward changed those inputs in place and returns them: the
+  output is the input tensor itself (not a new tensor sharing its memory), its version goes up
+  once more, and when recorded its grad_fn becomes the node, as after any in-place op (a leaf
+  that requires grad is refused, after forward wrote into it). Every tensor marked dirty must
+  be returned. (A view marked dirty while recording is refused: torch rebases its base's
+  history through CopySlices, which is not done here.)
 - `once_differentiable`: the decorated backward runs with grad mode off; when a higher-order
   graph was asked for, its results get an `Error` node that refuses to be differentiated.
 
@@ -57,6 +63,13 @@ class FunctionCtx:
                 raise TypeError("mark_non_differentiable only accepts Tensors, but got "
                                 f"{type(t).__name__}")
         self._non_differentiable = tuple(tensors)
+
+    def mark_dirty(self, *tensors) -> None:
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                # torch's message, cut short as torch 2.13 prints it
+                raise RuntimeError("mark_dirty can only accept variables, but argument ")
+        self._dirty = tuple(tensors)
 
     def set_materialize_grads(self, value: bool) -> None:
         self._materialize_grads = bool(value)
@@ -186,6 +199,7 @@ def _apply(cls, args: tuple, kwargs: dict):
     ctx._needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
     ctx._to_save = ()
     ctx._non_differentiable = ()
+    ctx._dirty = ()
     ctx._materialize_grads = True
     record = grad_mode.state.grad_enabled and any(ctx._needs_input_grad)
     if record:
@@ -196,6 +210,7 @@ def _apply(cls, args: tuple, kwargs: dict):
         ctx._saved = ()
         ctx._freed = False
         ctx._seq = 0
+        ctx._tensor_pre_hooks = ctx._retains_grad_hooks = ctx._hooks = ctx._pre_hooks = None
     prev = grad_mode.state.grad_enabled
     grad_mode.state.grad_enabled = False
     try:
@@ -204,10 +219,28 @@ def _apply(cls, args: tuple, kwargs: dict):
         grad_mode.state.grad_enabled = prev
     single = not isinstance(result, tuple)
     outputs = [result] if single else list(result)
+    # identity sets: a Function may take and return thousands of tensors
+    dirty = ctx._dirty
+    dirty_ids = {id(t) for t in dirty}
+    output_ids = {id(out) for out in outputs}
+    input_ids = {id(t) for t in tensors}
+    for t in dirty:
+        if id(t) not in output_ids:
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must "
+                               "all be outputs of the Function.")
     for k, out in enumerate(outputs):
-        if isinstance(out, Tensor) and any(out is t for t in tensors):
+        if isinstance(out, Tensor) and id(out) in input_ids and id(out) not in dirty_ids:
             # an input returned as it is: the output is a new tensor sharing its memory
             outputs[k] = out = Tensor._make(out._data, out._dtype)
+    if record:
+        for t in dirty:
+            if t._requires_grad and t._grad_fn is None and t._base is None:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                   "in-place operation.")
+            if t._base is not None:
+                raise NotImplementedError("ctx.mark_dirty on a view is not supported in the "
+                                          "playground")
     _link_outputs(ctx, outputs, tensors, record, single)
     return outputs[0] if single else tuple(outputs)
 
@@ -216,7 +249,10 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) 
     """Make the node the grad_fn of the differentiable outputs, save what forward asked for,
     and tell the observer about each output tensor."""
     tensor_outputs = [o for o in outputs if isinstance(o, Tensor)]
-    non_diff = ctx._non_differentiable
+    non_diff = {id(t) for t in ctx._non_differentiable}
+    dirty = ctx._dirty
+    dirty_ids = {id(t) for t in dirty}
+    output_ids = {id(o) for o in tensor_outputs}
     ctx._out_meta = [(B.shape(o._data), o._dtype) if isinstance(o, Tensor) else ((), None)
                      for o in outputs]
     if record:
@@ -232,27 +268,38 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) 
         for k, out in enumerate(outputs):
             if not isinstance(out, Tensor):
                 continue
-            if any(out is t for t in non_diff) or not out._dtype.is_floating_point:
+            if id(out) in non_diff or not out._dtype.is_floating_point:
                 out._requires_grad = False
                 continue
+            if id(out) in dirty_ids:  # an in-place change: the input's new history
+                from ..ops.inplace import _base_now_requires_grad, _move_retained_grad
+                if not out._requires_grad:
+                    _base_now_requires_grad(out)
+                _move_retained_grad(out, ctx)
             out._requires_grad = True
             out._grad_fn = ctx
             out._output_nr = k
+        for t in dirty:  # after the grad_fn is set: the observer's in-place event shows it
+            t._bump_version(ctx.name_)
         saved = []
         for t in ctx._to_save:
             if t is None:
                 saved.append(None)
-            elif any(t is o for o in tensor_outputs):
+            elif id(t) in output_ids:
                 saved.append(SavedTensor(t, ctx.name_))
             else:
                 saved.append(SavedTensor(t))
         ctx._saved = tuple(saved)
     else:
+        for t in dirty:
+            t._bump_version(ctx.name_)
         ctx._saved = tuple(ctx._to_save)
     obs = _observer.state.observer
     if obs is not None:
         for out in tensor_outputs:
-            obs.tensor_created(out, ctx if out._grad_fn is ctx else None, ctx.name_, inputs)
+            if id(out) not in dirty_ids:  # a dirty one was announced as in place
+                obs.tensor_created(out, ctx if out._grad_fn is ctx else None, ctx.name_,
+                                   inputs)
 
 
 # -- once_differentiable ---------------------------------------------------------------------

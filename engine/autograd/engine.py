@@ -279,7 +279,9 @@ def run_backward(
             node = t.grad_fn
             if node is None:
                 node = t._grad_accumulator()
-            capture_at.setdefault(node, []).append(t)
+            at = capture_at.setdefault(node, [])
+            if not any(u is t for u in at):  # grad(y, [x, x]): x's gradient once, twice handed out
+                at.append(t)
             targets.append(node)
 
     deps = _discover(root_edges)

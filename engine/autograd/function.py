@@ -85,17 +85,26 @@ class Function(Node):
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE)
 
-    saved_tensors = property(Node._unpack_saved)
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if type(saved) is list:  # backward_arrays put the checked arrays there
+            return saved
+        return self._unpack_saved()
 
     def backward_arrays(self, grad, dtype):
         """Run backward on `grad`, a backend array of `dtype` (the engine's path when nothing
         records, for ops with `array_backward`). Returns None, without running anything, when a
         saved tensor has another dtype: the caller then runs backward on Tensors."""
+        saved = self._saved
+        if not saved and not self._freed:  # nothing to check (AddBackward0)
+            return self.backward(grad)
         arrays = self._unpack_saved(dtype)  # raises as backward() would (freed, modified)
         if arrays is None:
             return None
-        saved = self._saved
-        self._saved = tuple(arrays)  # while the formula runs, saved_tensors hands these out
+        # while the formula runs, saved_tensors hands out these (a list: `_saved` is otherwise
+        # always a tuple)
+        self._saved = arrays
         try:
             return self.backward(grad)
         finally:
@@ -107,7 +116,7 @@ def edge_to(t: Tensor):
     if t._creation is not None:
         return _view_edge(t)
     if t._grad_fn is not None:
-        return (t._grad_fn, 0)
+        return (t._grad_fn, t._output_nr)
     if t._requires_grad:
         return (t._grad_accumulator(), 0)
     return (None, 0)
@@ -185,7 +194,8 @@ def _record_edges(node, inputs) -> None:
         fn = t._grad_fn
         if fn is not None:
             needs.append(True)
-            edges.append((fn, 0) if t._creation is None else _view_edge(t))
+            # _output_nr: which output of a node with several (svd's U, S, Vh) t is
+            edges.append((fn, t._output_nr) if t._creation is None else _view_edge(t))
         elif t._requires_grad:
             needs.append(True)
             if t._creation is not None:  # a view whose base came to require grad in place
@@ -201,6 +211,7 @@ def _record_edges(node, inputs) -> None:
     node._seq = next(_sequence)
     node._saved = ()
     node._freed = False
+    node._tensor_pre_hooks = node._retains_grad_hooks = node._hooks = node._pre_hooks = None
 
 
 def apply_multi(cls, inputs: tuple, *args) -> tuple:

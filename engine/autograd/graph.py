@@ -48,15 +48,13 @@ class SavedTensor:
 class Node:
     """Base of every grad_fn. Subclasses set `name_` (torch's class name)."""
 
+    # The hook fields are rarely set but read for every node a backward runs, so they are
+    # slots (set to None when the node is recorded): CPython reads a slot several times faster
+    # than a class-level default.
     __slots__ = ("next_functions", "_seq", "_needs", "_saved", "_freed", "out_shape", "out_dtype",
+                 "_tensor_pre_hooks", "_retains_grad_hooks", "_hooks", "_pre_hooks",
                  "__weakref__", "__dict__")
     name_ = "Node"
-    # Rarely set, so class-level defaults that a node overrides (in its __dict__) only when it
-    # must: recording a node, the engine's most frequent act, then makes no __dict__ for them.
-    _tensor_pre_hooks = None
-    _retains_grad_hooks = None
-    _hooks = None
-    _pre_hooks = None
 
     def __init_subclass__(cls, **kwargs):
         # torch's grad_fn classes are named after the node: type(y.grad_fn).__name__ is
@@ -67,6 +65,9 @@ class Node:
         if "name_" in cls.__dict__:
             cls.__name__ = cls.__qualname__ = cls.name_.rsplit("::", 1)[-1]
             cls.__module__ = "builtins"
+        for field in cls.__dict__.get("saved_fields") or ():
+            if not hasattr(cls, "_saved_" + field):  # a property the class wrote itself wins
+                setattr(cls, "_saved_" + field, property(_saved_field_getter(field)))
 
     def name(self) -> str:
         return self.name_
@@ -87,20 +88,12 @@ class Node:
 
     # -- saved tensors ------------------------------------------------------------------------
     # torch exposes what a node saved as `grad_fn._saved_<name>` (`_saved_self`,
-    # `_saved_other`, `_saved_result`...): a class maps those names to positions in `_saved`.
-    # Non-tensor settings a node keeps are plain `_saved_<name>` properties on its class.
+    # `_saved_other`, `_saved_result`...): a class maps those names to positions in `_saved`,
+    # and __init_subclass__ makes one property per name. Non-tensor settings a node keeps are
+    # plain `_saved_<name>` properties on its class. (Properties, not a `__getattr__`: a class
+    # with `__getattr__` makes every attribute read on its instances take CPython's slow path,
+    # and nodes are read on every op.)
     saved_fields = None
-
-    def __getattr__(self, name: str):
-        fields = type(self).saved_fields
-        if fields is not None and name.startswith("_saved_") and name[7:] in fields:
-            if self._freed:
-                raise RuntimeError(errors.BACKWARD_TWICE)
-            k = fields[name[7:]]
-            saved = self._saved
-            s = saved[k] if k < len(saved) else None
-            return s.unpack() if type(s) is SavedTensor else s
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _unpack_saved(self, arrays_of=None):
         """The saved tensors, checked as torch checks them. With `arrays_of` (a dtype): their
@@ -151,12 +144,29 @@ class Node:
         raise NotImplementedError
 
 
+def _saved_field_getter(field: str):
+    def get(node):
+        if node._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        fields = type(node).saved_fields  # read now: a subclass may place it elsewhere
+        if not fields or field not in fields:
+            raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{field}'")
+        k = fields[field]
+        saved = node._saved
+        s = saved[k] if k < len(saved) else None
+        return s.unpack() if type(s) is SavedTensor else s
+
+    get.__name__ = "_saved_" + field
+    return get
+
+
 def init_node(node, needs) -> None:
     node._needs = needs
     node.next_functions = ()
     node._seq = next(_sequence)
     node._saved = ()
     node._freed = False
+    node._tensor_pre_hooks = node._retains_grad_hooks = node._hooks = node._pre_hooks = None
 
 
 class AccumulateGrad(Node):

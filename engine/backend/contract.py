@@ -24,9 +24,9 @@ from collections import namedtuple
 Entry = namedtuple("Entry", "name group meaning")
 
 # groups: "constant", "creation", "conversion", "metadata", "unary", "binary", "compare",
-# "select", "reduction", "argreduction", "scan", "softmax", "linalg", "shape", "index"; the parity
-# tests call every function of a group the same way (a new "unary" entry is compared
-# without writing a test)
+# "select", "fused", "reduction", "argreduction", "scan", "softmax", "linalg", "decomposition",
+# "shape", "index"; the parity tests call every function of a group the same way (a new "unary"
+# entry is compared without writing a test)
 CONTRACT = (
     # -- constants -------------------------------------------------------------------------
     Entry("NAME", "constant", "the backend's name, as given to engine.use_backend"),
@@ -76,6 +76,10 @@ CONTRACT = (
           "without gaps"),
     Entry("overlaps", "metadata", "overlaps(a) -> whether two of a's elements are one memory "
           "location (a dim of size > 1 and stride 0, as expand makes)"),
+    Entry("strides", "metadata", "strides(a) -> tuple: how many elements one step along each "
+          "dim moves in memory (0 along an expanded dim)"),
+    Entry("offset", "metadata", "offset(a) -> int: where a's first element sits in the memory "
+          "it shares with its views, counted in elements"),
     Entry("broadcast_shapes", "metadata", "broadcast_shapes(*shapes) -> the broadcast shape; "
           "ValueError when they do not broadcast"),
     # -- element-wise, one argument --------------------------------------------------------
@@ -133,14 +137,17 @@ CONTRACT = (
     Entry("le", "compare", "le(a, b) -> bool array"),
     Entry("gt", "compare", "gt(a, b) -> bool array"),
     Entry("ge", "compare", "ge(a, b) -> bool array"),
+    Entry("fma", "fused", "fma(a, b, c) -> a * b + c rounded once (torch's CPU kernels fuse "
+          "them), for float32 or float64 arrays of one dtype, broadcast; inf and nan as a * b + c"),
     # -- selection -------------------------------------------------------------------------
     Entry("where", "select", "where(cond, a, b): a where cond else b, broadcast"),
     Entry("clip", "select", "clip(a, lo, hi): lo and hi are 0-dim arrays or None; always a "
           "fresh array"),
     # -- reductions ------------------------------------------------------------------------
-    Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in numpy's pairwise order "
-          "(printed values depend on it); bool and int sum to int64"),
-    Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count; mean of nothing is nan"),
+    Entry("sum", "reduction", "sum(a, dims, keepdim): float sums in torch's CPU order of "
+          "additions, bit for bit (sum_order.py); bool and int sum to int64"),
+    Entry("mean", "reduction", "mean(a, dims, keepdim) = sum / count, in a's float dtype, as "
+          "torch's CPU mean; mean of nothing is nan"),
     Entry("prod", "reduction", "prod(a, dims, keepdim): products; float32 multiplied in "
           "float64 and rounded once; int64 wraps (bools multiply as int64)"),
     Entry("amax", "reduction", "amax(a, dims, keepdim); nan wins; ValueError on empty"),
@@ -158,6 +165,9 @@ CONTRACT = (
     # -- linear algebra --------------------------------------------------------------------
     Entry("matmul", "linalg", "matmul(a, b) with numpy's rules (batch dims broadcast); "
           "ValueError on mismatched sizes; keeps the sign of zero products"),
+    Entry("svd", "decomposition", "svd(a) -> (U, S, Vh) of the last two dims (batched over "
+          "the others), reduced (k = min(m, n) columns of U, rows of Vh), S descending, "
+          "float32 computed in float64 and rounded; a's dtype float32 or float64"),
     # -- shapes (views where the layout allows) --------------------------------------------
     Entry("reshape", "shape", "reshape(a, shape): a view when possible, else a copy"),
     Entry("view", "shape", "view(a, shape): a view, or None when the layout needs a copy"),

@@ -24,34 +24,52 @@ BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
 _HEAPS = {"f": ("HEAPF32", 2), "d": ("HEAPF64", 3)}
 
 
-# numpy's pairwise_sum, the order the pure backend's _pairwise follows (see there): sequential
-# below 8 values, 8 accumulators up to 128, then the two halves (the first a multiple of 8);
-# R(...) rounds to float32 in the float32 version and is nothing in the float64 one
-_PAIRWISE = """
-function pw(h, s, n) {
-  if (n < 8) {
-    let res = 0;
-    for (let i = 0; i < n; i++) res = R(res + h[s + i]);
-    return res;
-  }
-  if (n <= 128) {
-    let r0 = h[s], r1 = h[s + 1], r2 = h[s + 2], r3 = h[s + 3],
-        r4 = h[s + 4], r5 = h[s + 5], r6 = h[s + 6], r7 = h[s + 7];
-    const end = n - n % 8;
-    let i = 8;
-    for (; i < end; i += 8) {
-      r0 = R(r0 + h[s + i]); r1 = R(r1 + h[s + i + 1]);
-      r2 = R(r2 + h[s + i + 2]); r3 = R(r3 + h[s + i + 3]);
-      r4 = R(r4 + h[s + i + 4]); r5 = R(r5 + h[s + i + 5]);
-      r6 = R(r6 + h[s + i + 6]); r7 = R(r7 + h[s + i + 7]);
+# torch's vectorised sum of one contiguous run (engine/backend/sum_order.py, method "vec"), as
+# torch's SumKernel.cpp loops it: row_sum over vectors of W lanes (rows of 4 vectors in a
+# 4-level cascade of chunks of 2 ** lp rows, the leftover vectors, the 4 vectors in order), then
+# the leftover values, then the W lanes. R(...) rounds to float32 in the float32 version and is
+# nothing in the float64 one; accumulators start at 0, as torch's do.
+_CASCADE = """
+function multirow(h, s, size, L) {
+  const lp = Math.max(4, Math.floor((size > 1 ? 32 - Math.clz32(size - 1) : 0) / 4));
+  const step = 2 ** lp, mask = step - 1;
+  const acc = [new Float64Array(L), new Float64Array(L), new Float64Array(L), new Float64Array(L)];
+  const a0 = acc[0];
+  let i = 0;
+  while (i + step <= size) {
+    for (let j = 0; j < step; j++, i++) {
+      const base = s + i * L;
+      for (let l = 0; l < L; l++) a0[l] = R(a0[l] + h[base + l]);
     }
-    let res = R(R(R(r0 + r1) + R(r2 + r3)) + R(R(r4 + r5) + R(r6 + r7)));
-    for (; i < n; i++) res = R(res + h[s + i]);
-    return res;
+    for (let j = 1; j < 4; j++) {
+      const up = acc[j], down = acc[j - 1];
+      for (let l = 0; l < L; l++) { up[l] = R(up[l] + down[l]); down[l] = 0; }
+      if ((i & (mask * 2 ** (j * lp))) !== 0) break;
+    }
   }
-  let n2 = n >>> 1;
-  n2 -= n2 % 8;
-  return R(pw(h, s, n2) + pw(h, s + n2, n - n2));
+  for (; i < size; i++) {
+    const base = s + i * L;
+    for (let l = 0; l < L; l++) a0[l] = R(a0[l] + h[base + l]);
+  }
+  for (let j = 1; j < 4; j++) {
+    const aj = acc[j];
+    for (let l = 0; l < L; l++) a0[l] = R(a0[l] + aj[l]);
+  }
+  return a0;
+}
+function csum(h, s, n, W) {
+  const nv = Math.floor(n / W), q = Math.floor(nv / 4);
+  const p = multirow(h, s, q, 4 * W);
+  for (let i = 4 * q; i < nv; i++) {
+    for (let l = 0; l < W; l++) p[l] = R(p[l] + h[s + i * W + l]);
+  }
+  for (let k = 1; k < 4; k++) {
+    for (let l = 0; l < W; l++) p[l] = R(p[l] + p[k * W + l]);
+  }
+  let f = 0;
+  for (let k = nv * W; k < n; k++) f = R(f + h[s + k]);
+  for (let l = 0; l < W; l++) f = R(f + p[l]);
+  return f;
 }
 """
 
@@ -110,17 +128,18 @@ class Kernels:
                 f"o = po >>> {s_out}; for (let i = 0; i < n; i++) ho[o + i] = hi[a + i];")
         fn(pa, po, n)
 
-    def pairwise_sum(self, tc, pa, n):
-        """numpy's pairwise sum of n elements at byte address pa (see _PAIRWISE)."""
+
+    def cascade_sum(self, tc, pa, n, width):
+        """torch's sum of n contiguous elements at byte address pa in vectors of `width` lanes
+        (n >= width; see _CASCADE)."""
         fn = self._compiled.get(("sum", tc))
         if fn is None:
             heap, shift = _HEAPS[tc]
-            rounding = "Math.fround" if tc == "f" else ""
+            rounding = "Math.fround" if tc == "f" else "(v) => v"
             fn = self._compile(
-                ("sum", tc), "pa, n",
-                f"const R = {rounding or '(v) => v'}; {_PAIRWISE} "
-                f"return pw(M.{heap}, pa >>> {shift}, n);")
-        return fn(pa, n)
+                ("sum", tc), "pa, n, width",
+                f"const R = {rounding}; {_CASCADE} return csum(M.{heap}, pa >>> {shift}, n, width);")
+        return fn(pa, n, width)
 
 
 def load():
@@ -134,5 +153,11 @@ def load():
         return None
     module = getattr(pyodide_js, "_module", None)
     if module is None or getattr(module, "HEAPF32", None) is None:
+        return None
+    try:
+        # a page whose Content-Security-Policy forbids 'unsafe-eval' refuses new Function():
+        # then the Python loops run, rather than every op failing
+        Function.new("return 0;")()
+    except Exception:  # the JavaScript error, as whatever Python class Pyodide gives it
         return None
     return Kernels(module, Function)

@@ -11,6 +11,8 @@ import math as _math
 
 import numpy as np
 
+from . import sum_order as _order
+
 NAME = "numpy"
 
 # torch never warns on 0/0, log(0) or overflow: it returns nan/inf quietly. numpy would emit
@@ -137,9 +139,24 @@ def _fma_float64(a, b, c):
     if near.any():
         from fractions import Fraction  # rarely needed: kept out of the import (its memory)
     for k in np.nonzero(near)[0]:
-        exact = Fraction(float(a)) * Fraction(float(b[k])) + Fraction(float(c[k]))
+        ak = a[k] if np.ndim(a) else a
+        exact = Fraction(float(ak)) * Fraction(float(b[k])) + Fraction(float(c[k]))
         r[k] = float(exact)
     return r
+
+
+def fma(a, b, c):
+    """a * b + c rounded once, with the error-free transformations linspace uses."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    x, y, z = (np.broadcast_to(v, shape).ravel() for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        naive = x * y + z
+        if x.dtype == np.float32:  # the product of two float32 values is exact in float64
+            out = _fma_to_float32(x.astype(np.float64), y.astype(np.float64), z.astype(np.float64))
+        else:
+            out = _fma_float64(x, y, z)
+        out = np.where(np.isfinite(out), out, naive)  # inf and nan (and the rare overflow)
+    return out.reshape(shape)
 
 
 def eye(n: int, m: int, dtype: str):
@@ -188,6 +205,17 @@ def to_numpy(a):
 
 def is_contiguous(a) -> bool:
     return a.flags.c_contiguous
+
+
+def strides(a) -> tuple:
+    return tuple(st // a.itemsize for st in a.strides)
+
+
+def offset(a) -> int:
+    root = a
+    while isinstance(root.base, ndarray):
+        root = root.base
+    return (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // a.itemsize
 
 
 def assign(dst, src) -> None:
@@ -344,14 +372,176 @@ def clip(a, lo, hi):
 
 @_arr
 def sum(a, dims, keepdim: bool):  # noqa: A001
-    return a.sum(axis=dims, keepdims=keepdim)
+    if a.dtype.kind == "f":
+        return _torch_order_sum(a, dims, keepdim)
+    return a.sum(axis=dims, keepdims=keepdim)  # integers: exact in any order
 
 
 @_arr
 def mean(a, dims, keepdim: bool):
-    # sum / count rather than np.mean: the mean of nothing is a quiet nan, as in torch
+    # the sum divided by the count, as torch does on the CPU (so in its order of additions);
+    # the mean of nothing is a quiet nan, as in torch
     count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-    return np.true_divide(a.sum(axis=dims, keepdims=keepdim), count)
+    return np.true_divide(sum(a, dims, keepdim), count)
+
+
+# torch's order of additions (engine/backend/sum_order.py describes it; this is its numpy
+# arithmetic). Arrays here are (values, lanes): every column is added up on its own, the way
+# torch adds its vector lanes and independent runs side by side. Sequential additions: np.sum /
+# np.add.reduce adds pairwise along the fast axis in memory, but along any other axis it adds
+# each row to the result in turn (numpy.sum's documented behaviour), so a C-contiguous array
+# with two or more lanes is reduced down its rows one by one; a single lane goes through
+# np.add.accumulate, whose running total is left to right by definition.
+
+def _seq(x):
+    """The rows of x (values, lanes) added one by one, top to bottom (x has a row)."""
+    n = len(x)
+    if n > 4:
+        if x.shape[1] > 1 and x.flags.c_contiguous:
+            return np.add.reduce(x, 0)
+        return np.add.accumulate(x, 0)[-1]
+    acc = x[0]
+    for i in range(1, n):
+        acc = acc + x[i]
+    return acc
+
+
+def _cascade(x):
+    """torch's multi_row_sum of x (values, lanes): each lane a 4-level cascade."""
+    n, width = x.shape
+    step = _order.level_step(n)
+    if n < step:
+        return _seq(x)
+    total = None
+    for _ in range(3):
+        full = len(x) // step * step
+        if full < len(x):  # the unfinished chunk of this level
+            rest = _seq(x[full:])
+            total = rest if total is None else total + rest
+        if not full:
+            return total
+        chunks = x[:full].reshape(full // step, step, width)
+        if width > 1 and chunks.flags.c_contiguous:
+            x = np.add.reduce(chunks, 1)
+        else:
+            x = np.add.accumulate(chunks, 1)[:, -1]
+    top = _seq(x)
+    return top if total is None else total + top
+
+
+def _ilp(x):
+    """torch's row_sum of x (values, lanes): rows of 4 in 4 cascades, then the first
+    cascade, the leftover rows and the other three cascades, one by one."""
+    n, width = x.shape
+    q = n // _order.ILP
+    if not q:
+        return _seq(x)
+    parts = _cascade(x[:4 * q].reshape(q, 4 * width)).reshape(4, width)
+    if 4 * q < n:
+        parts = np.concatenate((parts[:1], x[4 * q:], parts[1:]))
+    return _seq(parts)
+
+
+def _run_totals(x, method: str, width: int):
+    """The total of every column of x (values, runs) by one of torch's three methods."""
+    if method == _order.VEC:
+        n, runs = x.shape
+        nv = n // width
+        lanes = _ilp(x[:nv * width].reshape(nv, width * runs)).reshape(width, runs)
+        if nv * width < n:  # the leftover values first, then the lanes
+            lanes = np.concatenate((x[nv * width:], lanes))
+        return _seq(lanes)
+    if method == _order.CASC:
+        return _cascade(x)
+    return _ilp(x)
+
+
+def _short_run(v, n, width):
+    """_run_totals(v, VEC) of one contiguous run too short for the cascade to have a second
+    chunk (under 16 rows of 4 vectors), with fewer numpy calls: the common small sum."""
+    nv = n // width
+    q = nv // 4
+    if q:
+        rows = v[:4 * width * q].reshape(q, 4 * width)
+        p = rows[0]
+        for i in range(1, q):
+            p = p + rows[i]
+        acc = p[:width]
+    else:
+        acc = v[:width]
+    for i in range(4 * q + (0 if q else 1), nv):  # the vectors left over
+        acc = acc + v[i * width:(i + 1) * width]
+    if q:
+        acc = acc + p[width:2 * width] + p[2 * width:3 * width] + p[3 * width:]
+    if nv * width < n:  # the values left over, then the lanes
+        acc = np.concatenate((v[nv * width:], acc))
+    return np.add.accumulate(acc)[-1:]
+
+
+def _torch_order_sum(a, dims, keepdim):
+    dt = a.dtype
+    width = 8 if dt == np.float32 else 4
+    n = a.size
+    nd = a.ndim
+    if dims is None:
+        shape = (1,) * nd if keepdim else ()
+    else:  # a sum to one value (every dim kept is of size 1) adds the same way as a full one
+        red = {d % nd for d in ((dims,) if type(dims) is int else dims)} if nd else set()
+        shape = None
+        if all(a.shape[d] == 1 for d in range(nd) if d not in red):
+            shape = (1,) * nd if keepdim else (1,) * (nd - len(red))
+    if shape is not None and 0 < n < _order.GRAIN and a.flags.c_contiguous:
+        # the common case: a contiguous tensor summed to one value, one run in memory order
+        if width <= n < 64 * width:
+            out = _short_run(a.reshape(n), n, width).reshape(shape)
+        else:
+            total = _run_totals(a.reshape(n, 1), _order.VEC if n >= width else _order.ILP_METHOD,
+                                width)
+            out = total.reshape(shape)
+    else:
+        out = _planned_sum(a, dims, keepdim, width)
+    # torch's output starts at 0.0 and gets the total added: -0.0 becomes 0.0 (and the result
+    # is never a view of a)
+    return np.add(out, 0)
+
+
+def _planned_sum(a, dims, keepdim, width):
+    if a.strides and min(a.strides) < 0:
+        a = np.ascontiguousarray(a)  # torch has no negative strides: its copy is contiguous
+    p = _order.plan(a.shape, a.strides, a.itemsize, dims, keepdim, width)
+    if p.empty:
+        return np.zeros(p.out_shape, dtype=a.dtype)
+    x = a.transpose(p.perm).reshape(p.sizes)  # the values in torch's iteration order
+    if p.identity:
+        out = x.reshape(p.kept)
+    elif p.pieces is not None:
+        flat = x.reshape(-1)
+        totals = []
+        for calls in p.pieces:
+            part = [_run_totals(flat[start:start + size0 * size1].reshape(size1, size0).T[:, j0:j1],
+                                method, width)
+                    for start, size0, size1, cols in calls for j0, j1, method in cols]
+            totals.append(_seq(np.concatenate(part).reshape(-1, 1))[0] if part else
+                          a.dtype.type(0))
+        buf = np.array(totals, dtype=a.dtype).reshape(-1, 1)
+        out = _run_totals(buf, p.pieces_method, width).reshape(p.kept)
+    else:
+        runs = x.reshape(-1, p.size0).T  # (values, runs)
+        if not runs.flags.c_contiguous:
+            runs = np.ascontiguousarray(runs)
+        if len(p.columns) == 1:
+            totals = _run_totals(runs, p.columns[0][2], width)
+        else:
+            groups = p.outer * p.middle
+            runs = runs.reshape(p.size0, groups, p.size1)
+            totals = np.empty((groups, p.size1), dtype=a.dtype)
+            for j0, j1, method in p.columns:
+                totals[:, j0:j1] = _run_totals(runs[:, :, j0:j1].reshape(p.size0, -1), method,
+                                               width).reshape(groups, j1 - j0)
+        if p.fold:  # the runs of each output one by one
+            totals = _seq(totals.reshape(p.outer, p.middle * p.size1).T)
+        out = totals.reshape(p.kept)
+    return out.transpose(p.out_axes).reshape(p.out_shape)
 
 
 def _wide(a):
@@ -401,19 +591,30 @@ def argmin(a, dim: int, keepdim: bool):
     return np.argmin(a, axis=dim, keepdims=keepdim).astype(np.int64)
 
 
-def softmax(a, dim: int):
+def _softmax_shift(a, dim: int):
+    """The max along dim, or 0 where it is -inf or nan (that row stays as it is); a +inf max is
+    subtracted, so the row turns to nan as in torch."""
     m = a.max(axis=dim, keepdims=True)
-    e = np.exp(a - np.where(np.isfinite(m), m, a.dtype.type(0)))
+    return np.where(np.isnan(m) | (m == -np.inf), a.dtype.type(0), m)
+
+
+def softmax(a, dim: int):
+    e = np.exp(a - _softmax_shift(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
 
 
 def log_softmax(a, dim: int):
-    m = a.max(axis=dim, keepdims=True)
-    shifted = a - np.where(np.isfinite(m), m, a.dtype.type(0))
+    shifted = a - _softmax_shift(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
 # -- linear algebra ----------------------------------------------------------------------------
+
+def svd(a):
+    """numpy's LAPACK (gesdd) in float64; float32 input is computed in float64 and rounded."""
+    u, s, vh = np.linalg.svd(a.astype(np.float64), full_matrices=False)
+    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+
 
 @_arr
 def matmul(a, b):

@@ -21,6 +21,7 @@ from array import array as _pyarray
 from itertools import repeat as _repeat
 
 from . import js_kernels as _js_kernels
+from . import sum_order as _order
 
 NAME = "pure"
 
@@ -47,7 +48,8 @@ def _use_js_kernels(on: bool) -> None:
 # list is as fast, and a call into JavaScript costs more than the loop it saves
 _BIG = 64
 _TYPECODE = {"float32": "f", "float64": "d"}
-_ITEMSIZE = {"f": 4, "d": 8}
+# one zero of each kind: `_ZERO[tc] * n` is the cheapest fresh array of n values to fill
+_ZERO = {"f": _pyarray("f", [0.0]), "d": _pyarray("d", [0.0])}
 
 _b_sum = sum  # the builtins, before this module's own sum/abs/pow shadow them
 _b_abs = abs
@@ -505,7 +507,7 @@ def astype(a, dtype: str):
         tc = _TYPECODE[dtype]
         if _JS is None or tc == vals.typecode:
             return _wrap(_pyarray(tc, vals), a.shape, dtype)
-        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * a.size
         _JS.convert(vals.typecode, tc, _address(vals, 0), _address(out, 0), a.size)
         return _wrap(out, a.shape, dtype)
     vals = _cast(vals, a.dtype, dtype)
@@ -566,6 +568,14 @@ def to_numpy(a):
 
 def is_contiguous(a) -> bool:
     return a._c
+
+
+def strides(a) -> tuple:
+    return a._strides
+
+
+def offset(a) -> int:
+    return a._off
 
 
 def overlaps(a) -> bool:
@@ -682,11 +692,11 @@ def _fast_float(name, a, b):
         shp = b.shape
     else:
         return None
-    n = _prod(shp)
+    n = a.size if fa is not None else b.size
     x = _vals(a)[0] if fa is None else 0.0
     y = _vals(b)[0] if fb is None else 0.0
     if _JS is not None:
-        out = _pyarray(tc, bytes(n * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * n
         _JS.binary(name, tc, 0 if fa is None else _address(*fa), 0 if fb is None else _address(*fb),
                    _address(out, 0), n, x, y)
         return _wrap(out, shp, a.dtype)
@@ -1048,7 +1058,7 @@ def neg(a):
     flat = _flat(a) if _JS is not None and a.dtype in _TYPECODE else None
     if flat is not None:
         tc = _TYPECODE[a.dtype]
-        out = _pyarray(tc, bytes(a.size * _ITEMSIZE[tc]))
+        out = _ZERO[tc] * a.size
         _JS.neg(tc, _address(*flat), _address(out, 0), a.size)
         return _wrap(out, a.shape, a.dtype)
     out = list(map(_operator.neg, _vals(a)))
@@ -1097,6 +1107,53 @@ def sigmoid(a):
     return div(one, add(one, exp(neg(a))))
 
 
+def _fma64(x, y, z):
+    if _fma_c is not None:
+        return _fma_c(x, y, z)
+    naive = x * y + z
+    if not _math.isfinite(naive):
+        return naive
+    from fractions import Fraction  # rarely needed (Python < 3.13): kept out of the import
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    return float(exact) if exact else naive  # an exact zero keeps the sign of x * y + z
+
+
+_fma_c = getattr(_math, "fma", None)  # Python 3.13+
+
+
+def fma(a, b, c):
+    a, b, c = _as_array(a), _as_array(b), _as_array(c)
+    shp = broadcast_shapes(a.shape, b.shape, c.shape)
+    n = _prod(shp)
+    xs, ys, zs = (_bvals(v, shp, n) for v in (a, b, c))
+    if a.dtype == "float32":
+        from ..rng.kernels_pure import _fma32  # the one float32 fused multiply-add (its ties)
+        return _wrap(_fma32(xs, ys, zs), shp, "float32")
+    return _wrap(list(map(_fma64, xs, ys, zs)), shp, a.dtype)
+
+
+def svd(a):
+    from .pure_svd import svd_rows
+    a = _as_array(a)
+    *batch, m, n = a.shape
+    k = min(m, n)
+    flat = _cast(_vals(a), a.dtype, "float64")
+    us, ss, vhs = [], [], []
+    for b in range(_prod(batch)):
+        block = flat[b * m * n:(b + 1) * m * n]
+        u, s, vh = svd_rows([block[i * n:(i + 1) * n] for i in range(m)], m, n)
+        us.extend(x for row in u for x in row)
+        ss.extend(s)
+        vhs.extend(x for row in vh for x in row)
+    dt = a.dtype
+    out = [us, ss, vhs]
+    if dt == "float32":
+        out = [_r32(v) for v in out]
+    bt = tuple(batch)
+    return (_wrap(out[0], bt + (m, k), dt), _wrap(out[1], bt + (k,), dt),
+            _wrap(out[2], bt + (k, n), dt))
+
+
 def where(cond, a, b):
     cond = _as_array(cond)
     if isinstance(a, ndarray) and not isinstance(b, ndarray):
@@ -1134,10 +1191,8 @@ def _norm_axis(d, nd):
     return d % nd if nd else d
 
 
-def _groups(a, dims, keepdim, memory_order=False):
-    """(groups, output shape, group size, chunk): each output element's values, in C order of
-    the reduced dims, or with memory_order in the order numpy's iterator visits them; chunk is
-    how many of those lie contiguous in the innermost loop (numpy sums such runs pairwise)."""
+def _reduced_dims(a, dims):
+    """dims as a tuple of non-negative dims, with numpy's errors."""
     nd = a.ndim
     if dims is None:
         dims = tuple(range(nd))
@@ -1148,24 +1203,16 @@ def _groups(a, dims, keepdim, memory_order=False):
         dims = tuple(_norm_axis(d, nd) for d in dims)
     if len(set(dims)) != len(dims):
         raise ValueError("duplicate value in 'axis'")
+    return dims
+
+
+def _groups(a, dims, keepdim):
+    """(groups, output shape, group size): each output element's values, in C order of the
+    reduced dims."""
+    dims = _reduced_dims(a, dims)
+    nd = a.ndim
     keep = [d for d in range(nd) if d not in dims]
     red = sorted(dims)
-    chunk = 1
-    if memory_order and red:
-        st, shp = a._strides, a.shape
-        # numpy's iterator walks the axes from the largest stride in, skipping length-1 axes
-        order = [d for d in sorted(range(nd), key=lambda d: -_b_abs(st[d])) if shp[d] != 1]
-        red = [d for d in order if d in dims] + [d for d in red if shp[d] == 1]
-        prev = None
-        if all(d in dims for d in order):
-            # a full reduction of a strided array goes through numpy's buffer: one long run
-            chunk = _prod(shp)
-            order = []
-        for d in reversed(order):
-            if d not in dims or (prev is not None and st[d] != st[prev] * shp[prev]):
-                break
-            chunk *= shp[d]
-            prev = d
     order = tuple(keep + red)
     v = a if order == tuple(range(nd)) else permute(a, order)
     vals = _vals(v)
@@ -1181,7 +1228,131 @@ def _groups(a, dims, keepdim, memory_order=False):
         out_shape = tuple(1 if d in dims else s for d, s in enumerate(a.shape))
     else:
         out_shape = tuple(a.shape[d] for d in keep)
-    return groups, out_shape, r, max(chunk, 1)
+    return groups, out_shape, r
+
+
+# -- torch's order of float additions (engine/backend/sum_order.py describes it) ---------------
+# A vector is a list of lanes added side by side: several runs, or torch's lanes of one run.
+# Every float32 addition is rounded to float32, as torch's are.
+
+def _vadd(a, b, f32):
+    s = list(map(_operator.add, a, b))
+    return _r32(s) if f32 else s
+
+
+def _vseq(vs, f32):
+    """The vectors added one by one, left to right (vs is not empty)."""
+    acc = vs[0]
+    for i in range(1, len(vs)):
+        acc = _vadd(acc, vs[i], f32)
+    return acc
+
+
+def _vcascade(rows, f32):
+    """torch's multi_row_sum: each lane a 4-level cascade over the rows."""
+    step = _order.level_step(len(rows))
+    if len(rows) < step:
+        return _vseq(rows, f32)
+    total = None
+    for _ in range(3):
+        full = len(rows) // step * step
+        if full < len(rows):  # the unfinished chunk of this level
+            rest = _vseq(rows[full:], f32)
+            total = rest if total is None else _vadd(total, rest, f32)
+        if not full:
+            return total
+        rows = [_vseq(rows[k:k + step], f32) for k in range(0, full, step)]
+    top = _vseq(rows, f32)
+    return top if total is None else _vadd(total, top, f32)
+
+
+def _vilp(rows, f32):
+    """torch's row_sum: rows of 4 vectors in 4 cascades, the leftover vectors into the first,
+    then the 4 in order."""
+    q = len(rows) // _order.ILP
+    if not q:
+        return _vseq(rows, f32)
+    width = len(rows[0])
+    parts = _vcascade([rows[i] + rows[i + 1] + rows[i + 2] + rows[i + 3]
+                       for i in range(0, 4 * q, 4)], f32)
+    acc = parts[:width]
+    for v in rows[4 * q:]:
+        acc = _vadd(acc, v, f32)
+    for k in range(1, 4):
+        acc = _vadd(acc, parts[k * width:(k + 1) * width], f32)
+    return acc
+
+
+def _run_totals(vals, starts, size0, method, f32, width):
+    """The totals of runs of size0 values of vals by one of torch's methods: the runs begin at
+    `starts`, or (None) are all of vals back to back."""
+    def lane(i):  # value i of every run
+        return vals[i::size0] if starts is None else [vals[s + i] for s in starts]
+
+    if method == _order.CASC:
+        return _vcascade([lane(i) for i in range(size0)], f32)
+    if method == _order.ILP_METHOD:
+        return _vilp([lane(i) for i in range(size0)], f32)
+    nv = size0 // width
+    runs = len(vals) // size0 if starts is None else len(starts)
+    if runs == 1:
+        s = 0 if starts is None else starts[0]
+        if _JS is not None and size0 >= _BIG and type(vals) is _pyarray:
+            # in the browser: the same additions as a JavaScript loop on the array's memory
+            return [_JS.cascade_sum(vals.typecode, _address(vals, s), size0, width)]
+        rows = [vals[k:k + width] for k in range(s, s + nv * width, width)]
+    else:
+        rows = [[v for k in range(width) for v in lane(i * width + k)] for i in range(nv)]
+    lanes = _vilp(rows, f32)
+    # the leftover values one by one, then the lanes
+    tail = [lane(i) for i in range(nv * width, size0)]
+    return _vseq(tail + [lanes[k * runs:(k + 1) * runs] for k in range(width)], f32)
+
+
+def _float_sum(a, dims, keepdim):
+    dims = _reduced_dims(a, dims)
+    if any(st < 0 for st in a._strides):
+        a = copy(a)  # torch has no negative strides: its copy is contiguous
+    dt = a.dtype
+    f32 = dt == "float32"
+    width = _order.lanes(dt)
+    p = _order.plan(a.shape, a._strides, 1, dims, keepdim, width)
+    if p.empty:
+        return _wrap([0.0] * _prod(p.out_shape), p.out_shape, dt)
+    vals = _vals(permute(a, p.perm))  # the values in torch's iteration order
+    if p.identity:
+        out = vals
+    elif p.pieces is not None:
+        totals = []
+        for calls in p.pieces:
+            part = []
+            for start, size0, _size1, cols in calls:
+                for j0, j1, method in cols:
+                    starts = [start + j * size0 for j in range(j0, j1)]
+                    part.extend(_run_totals(vals, starts, size0, method, f32, width))
+            totals.append(_vseq([[t] for t in part], f32)[0] if part else 0.0)
+        out = _run_totals(totals, None, len(totals), p.pieces_method, f32, width)
+    else:
+        size0, size1 = p.size0, p.size1
+        if len(p.columns) == 1:
+            totals = _run_totals(vals, None, size0, p.columns[0][2], f32, width)
+        else:
+            runs = len(vals) // size0
+            totals = [0.0] * runs
+            for j0, j1, method in p.columns:
+                picked = [g for g in range(runs) if j0 <= g % size1 < j1]
+                got = _run_totals(vals, [g * size0 for g in picked], size0, method, f32, width)
+                for g, t in zip(picked, got):
+                    totals[g] = t
+        out = totals
+        if p.fold:  # the runs of each output one by one, all outputs side by side
+            m = p.middle * size1
+            out = _vseq([totals[t::m] for t in range(m)], f32)
+    # torch's output starts at 0.0 and gets the total added: -0.0 becomes 0.0
+    res = _wrap([x + 0.0 for x in out], p.kept, dt)
+    if p.out_axes != tuple(range(len(p.kept))):
+        res = copy(permute(res, p.out_axes))
+    return reshape(res, p.out_shape)
 
 
 _S1 = _struct.Struct("f")
@@ -1194,73 +1365,12 @@ def _r1(x):
         return _math.copysign(_INF, x)
 
 
-def _pairwise(a, f32):
-    """numpy's pairwise_sum: sequential below 8 values, 8 accumulators up to 128, then halves;
-    every addition rounded to float32 when f32."""
-    n = len(a)
-    if n < 8:
-        res = 0.0
-        if f32:
-            for x in a:
-                res = _r1(res + x)
-        else:
-            for x in a:
-                res += x
-        return res
-    if n <= 128:
-        acc = a[:8]
-        i = 8
-        end = n - n % 8
-        add_ = _operator.add
-        while i < end:
-            acc = list(map(add_, acc, a[i:i + 8]))
-            if f32:
-                acc = _r32(acc)
-            i += 8
-        if f32:
-            p = _r32([acc[0] + acc[1], acc[2] + acc[3], acc[4] + acc[5], acc[6] + acc[7]])
-            q = _r32([p[0] + p[1], p[2] + p[3]])
-            res = _r1(q[0] + q[1])
-            for x in a[i:]:
-                res = _r1(res + x)
-        else:
-            res = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
-            for x in a[i:]:
-                res += x
-        return res
-    n2 = n // 2
-    n2 -= n2 % 8
-    res = _pairwise(a[:n2], f32) + _pairwise(a[n2:], f32)
-    return _r1(res) if f32 else res
-
-
-def _float_sums(groups, r, chunk, f32):
-    """Sum every group as numpy does: out = 0, then out += pairwise(run) run after run."""
-    k = len(groups)
-    acc = [0.0] * k
-    add_ = _operator.add
-    for c in range(0, r, chunk):
-        if chunk == 1:
-            part = [g[c] for g in groups]
-        elif chunk == r and _JS is not None and r >= _BIG and type(groups[0]) is _pyarray:
-            # whole runs kept in arrays: the same pairwise order, looped in JavaScript
-            tc = "f" if f32 else "d"
-            part = [_JS.pairwise_sum(tc, _address(g, 0), r) for g in groups]
-        else:
-            part = [_pairwise(g[c:c + chunk], f32) for g in groups]
-        acc = list(map(add_, acc, part))
-        if f32:
-            acc = _r32(acc)
-    return acc
-
-
 def sum(a, dims, keepdim: bool):  # noqa: A001
     a = _as_array(a)
     dt = a.dtype
     if dt in _FLOATS:
-        groups, shp, r, chunk = _groups(a, dims, keepdim, memory_order=True)
-        return _wrap(_float_sums(groups, r, chunk, dt == "float32"), shp, dt)
-    groups, shp, _, _ = _groups(a, dims, keepdim)
+        return _float_sum(a, dims, keepdim)
+    groups, shp, _ = _groups(a, dims, keepdim)
     return _wrap(_w64([_b_sum(g) for g in groups]), shp, "int64")
 
 
@@ -1274,7 +1384,7 @@ def _product(g):
 def prod(a, dims, keepdim: bool):
     a = _as_array(a)
     dt = a.dtype
-    groups, shp, _, _ = _groups(a, dims, keepdim)
+    groups, shp, _ = _groups(a, dims, keepdim)
     if dt in _FLOATS:
         out = [_product(map(float, g)) if g else 1.0 for g in groups]
         return _wrap(_r32(out) if dt == "float32" else out, shp, dt)
@@ -1335,7 +1445,7 @@ def _count(a, dims):
 
 def _extreme(a, dims, keepdim, pick, what):
     a = _as_array(a)
-    groups, shp, r, _ = _groups(a, dims, keepdim)
+    groups, shp, r = _groups(a, dims, keepdim)
     if r == 0:
         raise ValueError(f"zero-size array to reduction operation {what} which has no identity")
     if a.dtype in _FLOATS:
@@ -1367,7 +1477,7 @@ def _arg(a, dim, keepdim, pick, what):
         dim = 0
         if keepdim:
             raise ValueError("keepdims with axis=None is not supported here")
-    groups, shp, r, _ = _groups(a, dim, keepdim)
+    groups, shp, r = _groups(a, dim, keepdim)
     if r == 0:
         raise ValueError(f"attempt to get {what} of an empty sequence")
     isf = a.dtype in _FLOATS
@@ -1394,9 +1504,10 @@ def argmin(a, dim: int, keepdim: bool):
 
 
 def _shifted(a, dim):
-    """a minus its max along dim, a finite max only (an all -inf or nan row stays as it is)."""
+    """a minus its max along dim, unless the max is -inf or nan (that row stays as it is); a
+    +inf max is subtracted, so the row turns to nan as in torch."""
     m = amax(a, dim, True)
-    finite = [x if (x == x and x != _INF and x != -_INF) else 0.0 for x in _vals(m)]
+    finite = [x if (x == x and x != -_INF) else 0.0 for x in _vals(m)]
     return sub(a, _wrap(finite, m.shape, m.dtype))
 
 

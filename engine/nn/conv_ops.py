@@ -19,9 +19,11 @@ import math
 
 from .. import backend as B
 from .. import budget as _budget
-from ..autograd.function import Function, apply
+from ..autograd import grad_mode
+from ..autograd.function import Function, apply, apply_multi
 from ..state import current as _current_state
 from ..tensor import Tensor, warn
+from .circular_pad import pad_circular
 
 # -- unfolding and folding, on arrays -----------------------------------------------------------
 
@@ -178,21 +180,12 @@ class Convolution(Function):
 
     def backward(self, grad):
         x, w = self.saved_tensors
-        win, g = self.win, self.groups
-        n, o = win.shape[0], w.shape[0]
-        ck = win.shape[1] * win.n_offsets
-        gm = grad.reshape(n, g, o // g, win.n_out)
-        gx = gw = gb = None
-        if self.needs(0):
-            wm = w.reshape(g, o // g, ck // g)
-            cols = wm.transpose(1, 2).matmul(gm).reshape(n, ck, win.n_out)
-            gx = apply(Col2Im, (cols,), win)
-        if self.needs(1):
-            cols = apply(Im2Col, (x,), win).reshape(n, g, ck // g, win.n_out)
-            gw = gm.matmul(cols.transpose(2, 3)).sum(0).reshape(w.shape)
-        if self.needs(2):
-            gb = grad.sum((0,) + tuple(range(2, grad.dim())))
-        return gx, gw, gb
+        if grad_mode.state.grad_enabled:
+            # create_graph: one node for the whole gradient, as torch records it, whose own
+            # backward is the double backward below
+            outs = apply_multi(ConvolutionBackward, (grad, x, w), self)
+            return tuple(o if self.needs(k) else None for k, o in enumerate(outs))
+        return _conv_grads(self, grad, x, w, (self.needs(0), self.needs(1), self.needs(2)))
 
     saved_fields = {"input": 0, "weight": 1}
 
@@ -223,6 +216,91 @@ class Convolution(Function):
     @property
     def _saved_bias_sym_sizes_opt(self):
         return self.bias_size
+
+
+def _input_grad(conv, grad, w):
+    """The gradient of a convolution for its input: the weight's transpose times grad, folded
+    back into the windows (a transposed convolution)."""
+    win, g = conv.win, conv.groups
+    n, o = win.shape[0], w.shape[0]
+    ck = win.shape[1] * win.n_offsets
+    wm = w.reshape(g, o // g, ck // g)
+    cols = wm.transpose(1, 2).matmul(grad.reshape(n, g, o // g, win.n_out))
+    return apply(Col2Im, (cols.reshape(n, ck, win.n_out),), win)
+
+
+def _weight_grad(conv, grad, x, w_shape):
+    """The gradient of a convolution for its weight: grad times the input's windows, summed
+    over the batch."""
+    win, g = conv.win, conv.groups
+    n, o = win.shape[0], w_shape[0]
+    ck = win.shape[1] * win.n_offsets
+    cols = apply(Im2Col, (x,), win).reshape(n, g, ck // g, win.n_out)
+    gm = grad.reshape(n, g, o // g, win.n_out)
+    return gm.matmul(cols.transpose(2, 3)).sum(0).reshape(w_shape)
+
+
+def _conv_grads(conv, grad, x, w, needed):
+    gx = _input_grad(conv, grad, w) if needed[0] else None
+    gw = _weight_grad(conv, grad, x, tuple(w.shape)) if needed[1] else None
+    gb = grad.sum((0,) + tuple(range(2, grad.dim()))) if needed[2] else None
+    return gx, gw, gb
+
+
+def _convolve(conv, x, w):
+    """The convolution `conv` made of x and w again (no bias), recorded."""
+    stride, padding, dilation = conv._params
+    return apply(Convolution, (x, w, _absent(x)), conv.win, conv.groups, False, stride,
+                 padding, dilation)
+
+
+class ConvolutionBackward(Function):
+    """The gradient of a convolution (for its input, weight and bias: three outputs) as one
+    node, when it is made with create_graph=True; its backward is torch's
+    _convolution_double_backward, written with the same formulas."""
+
+    name_ = "ConvolutionBackwardBackward0"
+    chain_rule = ("the gradient of a convolution, differentiated again: to grad_output the "
+                  "convolutions of the incoming gradients; to input and weight the convolution "
+                  "gradients with the roles swapped")
+
+    # the engine's array path (nothing records) hands over the outputs' gradients as arrays:
+    # backward_arrays makes them Tensors for the formulas below
+    array_backward = True
+
+    def backward_arrays(self, grads, dtype):
+        self.check_not_freed()
+        return self.backward([None if g is None else Tensor._make(g, dtype) for g in grads])
+
+    def forward(self, grad, x, w, conv):
+        self.conv = conv
+        self.save(grad, x, w)
+        with grad_mode.no_grad():
+            gx, gw, gb = _conv_grads(conv, grad, x, w, (True, True, True))
+        return [gx._data, gw._data, gb._data if conv.has_bias else B.zeros((0,), B.dtype_name(
+            grad._data))]
+
+    def backward(self, grads):
+        ggx, ggw, ggb = grads
+        grad, x, w = self.saved_tensors
+        conv = self.conv
+        g_out = None
+        if ggx is not None:
+            g_out = _convolve(conv, ggx, w)
+        if ggw is not None:
+            term = _convolve(conv, x, ggw)
+            g_out = term if g_out is None else g_out + term
+        if ggb is not None and conv.has_bias:
+            term = ggb.reshape((1, -1) + (1,) * (grad.dim() - 2)).expand(grad.shape)
+            g_out = term if g_out is None else g_out + term
+        gx = _input_grad(conv, grad, ggw) if ggw is not None and self.needs(1) else None
+        gw = _weight_grad(conv, grad, ggx, tuple(w.shape)) if ggx is not None and self.needs(2) \
+            else None
+        return g_out if self.needs(0) else None, gx, gw
+
+    def joined_grad(self, grads):
+        """For the observer, which shows one gradient per node: the first that arrived."""
+        return next((g for g in grads if g is not None), None)
 
 
 def _ntuple(v, n, name="") -> tuple:
@@ -752,14 +830,14 @@ def constant_pad_nd(input, pad, value=0.0):
 
 def pad(input, pad, mode="constant", value=None):
     pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:  # torch checks these two for every mode
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * input.dim():
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension "
+            f"but got padding length {len(pad)} and input of dimension {input.dim()}")
     _budget.elements(_padded_numel(tuple(input.shape), pad), "this padding")
     if mode == "constant":
-        if len(pad) % 2:
-            raise RuntimeError("Padding length must be divisible by 2")
-        if len(pad) > 2 * input.dim():
-            raise RuntimeError(
-                "Padding length should be less than or equal to two times the input dimension "
-                f"but got padding length {len(pad)} and input of dimension {input.dim()}")
         return constant_pad_nd(input, pad, 0.0 if value is None else value)
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
@@ -770,7 +848,7 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for "
                                   f"{input.dim()}D input tensor.")
     if mode == "circular":
-        raise NotImplementedError("padding mode 'circular' is not available in the playground")
+        return pad_circular(input, pad)
     kind = "Reflection" if mode == "reflect" else "Replication"
     shape = tuple(input.shape)
     if kind == "Reflection":

@@ -10,6 +10,7 @@ package's names, so the order below does not matter.
 from ..rng import ops as _random_ops  # noqa: F401 - registers uniform_, normal_, bernoulli_, ...
 from ..tensor import Tensor
 from . import (  # noqa: F401
+    addc,
     arithmetic,
     compare,
     cumulative,
@@ -17,9 +18,12 @@ from . import (  # noqa: F401
     einsum,
     gather,
     inplace,
+    layout,
     linalg,
+    logical,
     masking,
     modulo,
+    nanreduce,
     nn_ops,
     nonzero,
     norms,
@@ -31,6 +35,7 @@ from . import (  # noqa: F401
     split,
     statistics,
     unary,
+    unique,
 )
 from .registry import FUNCTIONS, METHODS, OPERATORS, PALETTE, install
 

@@ -10,7 +10,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .compare import where
 from .formulas import sum_to
-from .helpers import cast, check_broadcast, float_data, promote, wrap
+from .helpers import cast, check_broadcast, float_data, promote, wrap, zeros_gradient
 from .registry import export
 
 
@@ -69,6 +69,27 @@ class Sub(Function):
         return sum_to(grad, sa), sum_to(-grad if self.alpha == 1 else grad * -self.alpha, sb)
 
 
+class RsubTensor(Function):
+    """torch.rsub(input, other) of two tensors: other - alpha * input, recorded as torch's own
+    node (not SubBackward0 with the operands swapped)."""
+
+    name_ = "RsubBackward0"
+    chain_rule = ("∂(other − α·self)/∂self = −α, ∂/∂other = 1: to self −α·{grad}, to other {grad} "
+                  "(summed back to shape)")
+    array_backward = True
+
+    def forward(self, a, b, alpha):
+        x, y, _ = _binary_prepare(self, a, b)
+        self.alpha = alpha
+        return B.sub(y, x if alpha == 1 else B.mul(x, alpha))
+
+    _saved_alpha = property(lambda self: self.alpha)
+
+    def backward(self, grad):
+        sa, sb = self.shapes
+        return sum_to(-grad if self.alpha == 1 else grad * -self.alpha, sa), sum_to(grad, sb)
+
+
 class Rsub(Function):
     """`number - tensor`: torch records rsub(tensor, number), with one edge only."""
 
@@ -124,15 +145,30 @@ class Div(Function):
         a, b = self.saved_tensors
         sa, sb = self.shapes
         ga = sum_to(grad / b, sa) if self.needs(0) else None
-        gb = sum_to(-grad * (a / b) / b, sb) if self.needs(1) else None
+        # torch's div_tensor_other_backward, in its order: -grad * ((self / other) / other)
+        gb = sum_to(-grad * ((a / b) / b), sb) if self.needs(1) else None
         return ga, gb
+
+
+# one node name, two rounding modes: the rule table is keyed by the name
+_DIV_MODE_RULE = ("div(self, other, rounding_mode=...): None is true division (to self "
+                  "{grad}/other, to other −{grad}·self/other²); 'floor' and 'trunc' are flat "
+                  "between their steps (to self and to other 0)")
+
+
+class DivTrueMode(Div):
+    """div(a, b, rounding_mode=None) spelled out: torch's div.Tensor_mode overload, true division
+    with its own node name."""
+
+    name_ = "DivBackward2"
+    chain_rule = _DIV_MODE_RULE
 
 
 class DivMode(Function):
     """div with rounding_mode "floor" or "trunc": a step function, so no gradient flows."""
 
     name_ = "DivBackward2"
-    chain_rule = ("div with a rounding mode is flat between its steps: to self and to other 0")
+    chain_rule = _DIV_MODE_RULE
 
     def forward(self, a, b, mode):
         x, y, dt = _binary_prepare(self, a, b)
@@ -228,7 +264,7 @@ class PowScalar(Function):
         (a,) = self.saved_tensors
         e = self.exponent
         if e == 0:
-            return (grad * 0,)
+            return (zeros_gradient(grad),)  # torch: zeros_like(self), also at 0 ** 0
         return (grad * (e * a ** (e - 1)),)
 
 
@@ -293,7 +329,9 @@ class PowTensor(Function):
             ga = sum_to(where_(b == 0, 0.0, grad * (b * a ** (b - 1))), sa)
         if self.needs(1):
             # d/db a^b = a^b * log(a), defined as 0 where a == 0 and b >= 0
-            gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * a.log())), sb)
+            # log of the base in the result's dtype (a float32 base of a float64 power too)
+            log_a = (a if a.dtype == result.dtype else a.to(result.dtype)).log()
+            gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * log_a)), sb)
         return ga, gb
 
 
@@ -373,11 +411,14 @@ subtract = export("subtract")(sub)
 
 
 @export(operators=("__rsub__",))
-def rsub(input, other):
+def rsub(input, other, *, alpha=1):
     if isinstance(other, Tensor):
-        return sub(other, input)
+        _no_bool_sub(input, other)
+        return apply(RsubTensor, (input, other), alpha)
     if input._dtype.name == "bool" or isinstance(other, bool):
         raise RuntimeError(errors.BOOL_SUB_MIXED)
+    if alpha != 1:
+        raise NotImplementedError("rsub of a tensor and a number with alpha != 1 is not supported")
     return apply(Rsub, (input,), other)
 
 
@@ -392,10 +433,15 @@ def mul(input, other):
 multiply = export("multiply")(mul)
 
 
+_NO_MODE = "no rounding_mode given"  # torch picks another overload for rounding_mode=None
+
+
 @export(operators=("__truediv__",),
         palette={"code": "{0} / {1}", "arity": 2, "group": "arithmetic", "label": "a / b"})
-def div(input, other, *, rounding_mode=None):
-    if rounding_mode is not None:
+def div(input, other, *, rounding_mode=_NO_MODE):
+    if rounding_mode is None and isinstance(input, Tensor):
+        return apply(DivTrueMode, (input, wrap(other, input)))
+    if rounding_mode is not _NO_MODE and rounding_mode is not None:
         if rounding_mode not in ("trunc", "floor"):
             raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")

@@ -125,9 +125,8 @@ class Maximum(Function):
         a_loses = a < b if self.sign > 0 else a > b
         b_loses = b < a if self.sign > 0 else b > a
         shared = where(a == b, grad / 2, grad)
-        zero = grad * 0
-        ga = where(a_loses, zero, shared)
-        gb = where(b_loses, zero, shared)
+        ga = where(a_loses, 0.0, shared)  # masked_fill_(..., 0): +0.0 whatever grad is
+        gb = where(b_loses, 0.0, shared)
         return sum_to(ga, sa), sum_to(gb, sb)
 
 

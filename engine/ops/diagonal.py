@@ -109,10 +109,11 @@ class Trace(Function):
         return B.astype(B.sum(B.astype(d, "float64"), None, False), a._dtype.name)
 
     def backward(self, grad):
-        # torch's trace_backward: grad written at every (cols + 1)-th element of flat zeros
+        # torch's trace_backward: grad written at every (cols + 1)-th element of flat zeros,
+        # min(rows, cols) of them (more would run past the diagonal of a tall matrix)
         rows, cols = self.in_shape
         zeros = Tensor._make(B.zeros((rows * cols,), grad._dtype.name), grad._dtype)
-        index = Tensor._make(B.arange(0, rows * cols, cols + 1, "int64"), int64)
+        index = Tensor._make(B.arange(0, min(rows, cols) * (cols + 1), cols + 1, "int64"), int64)
         return (apply(IndexFill, (zeros, grad), index).view(rows, cols),)
 
 
@@ -141,6 +142,8 @@ class IndexFill(Function):
 def trace(input):
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    if input.dtype.name == "bool":
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     out = apply(Trace, (input,))
     if not input.dtype.is_floating_point and out._dtype is not int64:
         out = Tensor._make(B.astype(out._data, "int64"), int64)

@@ -359,6 +359,9 @@ def index_select(input, dim, index):
     if index._dtype is not int64:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     size = input.shape[dim] if input.ndim else 1
+    if input.ndim == 0 and index.numel() != 1:
+        raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
+                           f"{index.numel()} value(s)")
     if _first_out_of_range(index._data, size) is not None:
         raise IndexError("index out of range in self")
     return apply(IndexSelect, (input,), dim, index)

@@ -10,6 +10,14 @@ from ..dtypes import float32, result_type
 from ..tensor import Tensor
 
 
+def zeros_gradient(grad: Tensor) -> Tensor:
+    """The gradient torch sends along an edge whose derivative is zero: zeros_like(grad), a
+    constant +0.0 (``grad * 0`` would give -0.0 for a negative and NaN for an infinite grad)."""
+    if not isinstance(grad, Tensor):  # an array, in an op's array_backward
+        return B.zeros(B.shape(grad), B.dtype_name(grad))
+    return Tensor._make(B.zeros(B.shape(grad._data), B.dtype_name(grad._data)), grad._dtype)
+
+
 def wrap(value, like: Tensor) -> Tensor:
     """A Python number as a 0-dim tensor for an op with `like` (torch's "wrapped number")."""
     if isinstance(value, Tensor):

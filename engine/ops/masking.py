@@ -154,7 +154,8 @@ class NanToNum(Function):
         return B.where(B.eq(out, B.neg(inf)), _k(-big if neginf is None else neginf, x), out)
 
     def backward(self, grad):
-        return (where(_bool(self.finite), grad, 0.0),)
+        # torch's grad * isfinite(self): -0.0 where a negative grad meets a replaced value
+        return (grad * _bool(self.finite),)
 
 
 @export()

@@ -1,7 +1,7 @@
 """Norms: torch.linalg.vector_norm (the one op, LinalgVectorNormBackward0), and what torch
 builds on it: torch.norm / Tensor.norm, torch.linalg.norm and torch.linalg.matrix_norm (the
-Frobenius norm, and the 1 and inf norms as a max over column or row sums). Norms made of
-singular values (ord 2, -2 and 'nuc' of a matrix) are not available: they raise."""
+Frobenius norm, the 1 and inf norms as a max over column or row sums, and the norms made of
+singular values, ord 2, -2 and 'nuc', over torch.linalg.svdvals (engine/ops/svd.py))."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..tensor import Tensor
 from .compare import where
 from .helpers import dims_tuple, wrap_dim
 from .registry import export
+from .svd import svdvals
 
 _TYPE = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
 
@@ -46,6 +47,13 @@ class VectorNorm(Function):
         x = a._data if dtype is None else B.astype(a._data, dtype.name)
         self.ord, self.dims, self.keepdim = ord, dims, keepdim
         self.save(a)
+        shape = B.shape(x)
+        reduced = math.prod(shape[d] for d in (range(len(shape)) if dims is None else dims))
+        if reduced == 1 and ord != 0 and (shape or dims is None):
+            # one element: torch gives |x| without powers (so 1e30 does not overflow to inf
+            # in float32, nor 1e-30 underflow to 0), except for a 0-dim tensor given a dim;
+            # a sum of one element is that element
+            return B.sum(B.abs(x), dims, keepdim)
         if ord == 2:
             return B.sqrt(B.sum(B.mul(x, x), dims, keepdim))
         ax = B.abs(x)
@@ -110,9 +118,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     dims = None if dim is None else dims_tuple(dim, x.ndim)
     if dims == () and x.ndim:
         dims = None
-    if math.isinf(ord) and x.numel() == 0:
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor "
-                           "because the operation does not have an identity")
+    if (ord < 0 or ord == math.inf) and x.numel() == 0:
+        # max and min (and the negative orders, sums of 1/|x|^p) have no identity; torch names
+        # the first reduced dim that is empty, as given (its message lacks the space)
+        if dims is None:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty "
+                               "tensor because the operation does not have an identity")
+        for given in [dim] if isinstance(dim, int) else list(dim):
+            if x.shape[wrap_dim(given, x.ndim)] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on the "
+                                   f"dimension {given}because this dimension is empty and the "
+                                   "operation does not have an identity")
     return apply(VectorNorm, (x,), float(ord), dims, keepdim, dtype)
 
 
@@ -120,17 +136,18 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dim))
     d0, d1 = (wrap_dim(d, A.ndim) for d in dim)
     if isinstance(ord, str):
         if ord == "fro":
             return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
         if ord == "nuc":
-            raise NotImplementedError("the nuclear norm (a sum of singular values) is not "
-                                      "available in the playground")
+            return _singular_value_norm(A, "nuc", d0, d1, keepdim, dtype)
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if abs(ord) == 2:
-        raise NotImplementedError(f"the matrix norm of order {ord:g} (a singular value) is not "
-                                  "available in the playground")
+        return _singular_value_norm(A, ord, d0, d1, keepdim, dtype)
     if abs(ord) not in (1, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
     if math.isinf(ord):
@@ -138,7 +155,36 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     if not keepdim and d0 < d1:
         d1 -= 1
     sums = vector_norm(A, 1.0, (d0,), keepdim, dtype=dtype)
+    if ord > 0 and sums.shape[d1] == 0:
+        # the largest of no sums: torch gives 0 (a constant, with no history); the smallest
+        # raises amin's error
+        shape = [1 if i == d1 else s for i, s in enumerate(sums.shape) if keepdim or i != d1]
+        return Tensor._make(B.zeros(tuple(shape), sums.dtype.name), sums.dtype)
     return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)
+
+
+def _singular_value_norm(A, ord, d0, d1, keepdim, dtype):
+    """torch's linalg_matrix_norm for ord 2, -2 and 'nuc': the two dims moved last (a permute,
+    recorded even when they are last already), svdvals, then amax, amin or sum over them."""
+    if not (dtype or A.dtype).is_floating_point:
+        _check_float(A, dtype)
+    A_ = A if dtype is None else A.to(dtype)
+    if A.numel() == 0:  # no singular values: torch's norm of an empty matrix is 0
+        return vector_norm(A_, 2, (d0, d1), keepdim)
+    perm = [d for d in range(A.ndim) if d not in (d0, d1)] + [d0, d1]
+    s = svdvals(A_.permute(perm))
+    if ord == "nuc":
+        result = s.sum(-1, keepdim=keepdim)
+    elif ord > 0:
+        result = s.amax(-1, keepdim=keepdim)
+    else:
+        result = s.amin(-1, keepdim=keepdim)
+    if keepdim:
+        back = [0] * len(perm)
+        for i, d in enumerate(perm):
+            back[d] = i
+        result = result.unsqueeze(-1).permute(back)
+    return result
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002

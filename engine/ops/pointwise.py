@@ -11,7 +11,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .arithmetic import _binary_prepare
 from .formulas import sum_to
-from .helpers import float_data, wrap
+from .helpers import check_broadcast, float_data, wrap, zeros_gradient
 from .registry import export
 
 _LN2 = math.log(2.0)
@@ -35,7 +35,8 @@ class _Rounding(Function):
         return type(self).fn(a._data)
 
     def backward(self, grad):
-        return (grad * 0,)
+        # zeros_like(grad), as torch: 0.0 also where grad is negative, NaN or infinite
+        return (zeros_gradient(grad),)
 
 
 class Floor(_Rounding):
@@ -304,7 +305,7 @@ class Lerp(Function):
         self.weight = weight
         w = _k(weight, x)
         d = B.sub(y, x)
-        if weight < 0.5:
+        if abs(weight) < 0.5:  # torch's is_lerp_weight_small: -1 takes the far end's formula
             return B.add(x, B.mul(w, d))
         return B.sub(y, B.mul(d, B.sub(_k(1, x), w)))
 
@@ -323,6 +324,8 @@ class LerpTensor(Function):
     def forward(self, a, b, w):
         x, y, _ = _binary_prepare(self, a, b)
         self.w_shape = B.shape(w._data)
+        # torch broadcasts the weight last: its error names the shape so far as tensor a
+        check_broadcast(B.broadcast_shapes(B.shape(x), B.shape(y)), self.w_shape)
         self.save(a, b, w)
         wd = B.astype(w._data, B.dtype_name(x))
         d = B.sub(y, x)

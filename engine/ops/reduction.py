@@ -322,7 +322,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
             f"or complex dtype. Got: {_TYPE[input._dtype.name]}")
     if dim is None:
         return apply(Mean, (input,))
-    return apply(MeanDim, (input,), dims_tuple(dim, input.ndim), keepdim)
+    # an empty dim list means every dim (torch's MeanBackward1, as sum's)
+    dims = dims_tuple(dim, input.ndim) if dim != () and dim != [] else tuple(range(input.ndim))
+    return apply(MeanDim, (input,), dims, keepdim)
 
 
 @export()

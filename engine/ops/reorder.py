@@ -9,7 +9,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from .helpers import wrap_dim
 from .registry import export
-from .shape import permute
+from .shape import Alias, permute
 
 
 def _int_list(value) -> list:
@@ -229,17 +229,20 @@ def movedim(input, source, destination):
         raise RuntimeError(
             f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
             f"the same number of dims as destination ({dst} dims)")
+    given = {"source": src, "destination": dst}
     src = [wrap_dim(d, nd) for d in src]
     dst = [wrap_dim(d, nd) for d in dst]
     for what, dims in (("source", src), ("destination", dst)):
-        if len(set(dims)) != len(dims):
-            raise RuntimeError(f"movedim: repeated dim in `{what}` ({dims})")
+        if len(set(dims)) != len(dims):  # torch names the dims as they were given
+            raise RuntimeError(f"movedim: repeated dim in `{what}` ({given[what]})")
     order = [-1] * max(nd, 1)
     for s, d in zip(src, dst):
         order[d] = s
     rest = iter(d for d in range(nd) if d not in src)
     order = [next(rest) if o == -1 else o for o in order][:nd]
-    return permute(input, *order) if nd else permute(input, ())
+    if not nd:  # torch returns self.alias() for a 0-dim tensor
+        return apply(Alias, (input,))
+    return permute(input, *order)
 
 
 moveaxis = export("moveaxis")(movedim)

@@ -123,7 +123,21 @@ class Permute(Function):
         inverse = [0] * len(self.dims)
         for i, d in enumerate(self.dims):
             inverse[d] = i
-        return (grad.permute(*inverse),)
+        return (grad.permute(tuple(inverse)),)  # a tuple: a 0-dim grad permutes by ()
+
+
+class Alias(Function):
+    """The same values as a view, no other change (movedim of a 0-dim tensor)."""
+
+    name_ = "AliasBackward0"
+    chain_rule = "an alias is the same tensor: to self {grad}"
+    is_view = True
+
+    def forward(self, a):
+        return B.reshape(a._data, B.shape(a._data))
+
+    def backward(self, grad):
+        return (grad,)
 
 
 class Squeeze(Function):

@@ -39,6 +39,7 @@ class Var(Function):
     """sum((x - mean)^2) / (N - correction) over dims."""
 
     name_ = "VarBackward0"
+    root = False
     chain_rule = "∂var(self)/∂self = 2·(self − mean)/(N − correction): to self {grad} times that"
 
     def forward(self, a, dims, correction, keepdim):
@@ -53,9 +54,15 @@ class Var(Function):
             warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
                           "than the reduction factor (input numel divided by output numel).",
                           UserWarning, stacklevel=4)
+        wide = B.dtype_name(x) == "float32"
+        if wide:  # torch accumulates a float32 var in double (no overflow of 1e30 squared)
+            x = B.astype(x, "float64")
         d = B.sub(x, B.mean(x, all_dims, True))
         total = B.sum(B.mul(d, d), all_dims, keepdim)
-        return B.div(total, _k(max(self.dof, 0), total))
+        out = B.div(total, _k(max(self.dof, 0), total))
+        if self.root:  # std: the square root too before rounding to float32
+            out = B.sqrt(out)
+        return B.astype(out, "float32") if wide else out
 
     def backward(self, grad):
         return (self.var_grad(self.saved_tensors[0], grad),)
@@ -63,7 +70,12 @@ class Var(Function):
     def var_grad(self, a, grad):
         all_dims = tuple(range(a.dim())) if self.dims is None else self.dims
         g = _keep(grad, self.dims, a.dim(), self.keepdim)
-        return (a - a.mean(all_dims, keepdim=True)) * g * (2.0 / self.dof)
+        # torch's var_backward, in its order: (2 / (N - correction)) * grad * (x - mean); over
+        # every dim (or of a 0-dim tensor) the divisor is max(0, N - correction), along dims it
+        # may be negative. Zero degrees of freedom give inf (and NaN where x is the mean)
+        dof = max(self.dof, 0) if self.dims is None or a.dim() == 0 else self.dof
+        factor = 2.0 / dof if dof else float("inf")
+        return (g * factor) * (a - a.mean(all_dims, keepdim=True))
 
 
 class Std(Var):
@@ -74,8 +86,7 @@ class Std(Var):
                   "that")
     saves_result = True
 
-    def forward(self, a, dims, correction, keepdim):
-        return B.sqrt(Var.forward(self, a, dims, correction, keepdim))
+    root = True
 
     def backward(self, grad):
         a, result = self.saved_tensors
@@ -120,7 +131,12 @@ class Logsumexp(Function):
         x = float_data(a)
         self.dims, self.keepdim = dims, keepdim
         self.save(a)
-        m = B.amax(x, dims, True)
+        shape = B.shape(x)
+        if any(shape[d] == 0 for d in dims):  # nothing to add: log(0) = -inf, as torch
+            m = B.zeros(tuple(1 if i in dims else s for i, s in enumerate(shape)),
+                        B.dtype_name(x))
+        else:
+            m = B.amax(x, dims, True)
         inf = _k(float("inf"), m)
         m = B.where(B.eq(B.abs(m), inf), _k(0, m), m)
         out = B.add(B.log(B.sum(B.exp(B.sub(x, m)), dims, True)), m)
@@ -140,6 +156,14 @@ def logsumexp(input, dim, keepdim=False):
     dims = dims_tuple(dim, input.ndim)
     if input.ndim == 0:
         dims = ()
+    elif dims == ():
+        # torch 2.13 reduces over every dim for dim=() (an empty list means all), and without
+        # keepdim its out= path then refuses the [1, ...] result it made, unless the input is
+        # empty
+        dims = tuple(range(input.ndim))
+        if not keepdim and input.numel():
+            raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                               f"[{', '.join(['1'] * input.ndim)}]")
     if not input.dtype.is_floating_point:
         input = input.to(float32)  # torch reduces integers in the default float dtype
     return apply(Logsumexp, (input,), dims, keepdim)

@@ -8,7 +8,7 @@ from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
 from . import formulas
 from .compare import where
-from .helpers import float_data, wrap
+from .helpers import float_data, wrap, zeros_gradient
 from .registry import export
 
 
@@ -229,9 +229,7 @@ class SigmoidGrad(Function):
         return g_grad, g_y
 
 
-def _zeros_like(t: Tensor) -> Tensor:
-    """The gradient torch sends along an edge whose derivative is zero (zeros_like(grad))."""
-    return Tensor._make(B.zeros(B.shape(t._data), B.dtype_name(t._data)), t._dtype)
+_zeros_like = zeros_gradient
 
 
 class Relu(Function):
@@ -242,7 +240,10 @@ class Relu(Function):
     saves_result = True
 
     def forward(self, a):
-        return B.maximum(a._data, B.scalar(0, a._dtype.name))
+        # 0 where x < 0, else x: so relu(-0.0) is -0.0 and relu(nan) nan, as torch's kernel
+        # (numpy's maximum(-0.0, 0) gives 0.0)
+        zero = B.scalar(0, a._dtype.name)
+        return B.where(B.lt(a._data, zero), zero, a._data)
 
     def backward(self, grad):
         (result,) = self.saved_tensors
@@ -301,7 +302,7 @@ class Clamp(Function):
         if self.hi is not None:
             upper = a <= self.hi
             mask = upper if mask is None else mask & upper
-        return (grad * mask,)
+        return (where(mask, grad, 0.0),)  # torch's clamp_backward: +0.0 outside, never NaN
 
 
 class Hardtanh(Function):

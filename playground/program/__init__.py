@@ -6,6 +6,7 @@ interpreted over the engine; never eval/exec/compile of user text. One job per m
     policy.py     what a running program may reach (namespaces, classes, attributes)
     interpret.py  runs a Program statement by statement: Interpreter, run()
     statements.py, expressions.py   how a run executes statements and evaluates expressions
+    generators.py the program's generator functions, resumed statement by statement
     builtin_functions.py, operators.py   the builtins and operators a program may use
     records.py    ProgramError, Step, WarningRecord, RunResult
 

@@ -10,13 +10,14 @@ import re
 
 from .._engine import engine
 from ..limits import LimitExceeded, guard_loader
+from .generators import LAZY_ITERATORS, ProgramIterator
 from .policy import EXCEPTIONS
 
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
 # types it may name
 _FUNCTIONS = ("print", "len", "abs", "float", "int", "bool", "round", "min", "max", "sum",
-              "list", "tuple", "str", "range", "isinstance", "sorted", "any", "all", "map",
-              "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
+              "list", "tuple", "str", "range", "isinstance", "issubclass", "sorted", "any",
+              "all", "map", "filter", "zip", "enumerate", "reversed", "dict", "set", "repr", "super",
               "staticmethod", "classmethod", "property", "iter", "next", "divmod", "chr", "ord",
               "callable", "pow", "hash", "format", "object", "type", "getattr", "hasattr",
               "setattr", "delattr")
@@ -211,6 +212,13 @@ class Builtins:
     def _isinstance(self, obj, classinfo):
         return isinstance(obj, self._classes(classinfo))
 
+    def _issubclass(self, cls, classinfo):
+        if isinstance(cls, BuiltinFunction) and cls.type is not None:
+            cls = cls.type
+        if not isinstance(cls, type):
+            raise TypeError("issubclass() arg 1 must be a class")
+        return issubclass(cls, self._classes(classinfo))
+
     def _classes(self, classinfo):
         if isinstance(classinfo, tuple):
             return tuple(c for info in classinfo for c in self._flat(self._classes(info)))
@@ -233,24 +241,36 @@ class Builtins:
     def _all(self, iterable):
         return all(self._seq(iterable))
 
+    def _lazy(self, kind: str, items, iterables):
+        """Python's lazy iterator over the program's generators, so their statements run as
+        the loop asks for items (generators.py); over anything else, the items as they are."""
+        return ProgramIterator(items, kind) if any(
+            isinstance(i, LAZY_ITERATORS) for i in iterables) else items
+
+    def _items(self, iterable):
+        return iterable if isinstance(iterable, LAZY_ITERATORS) else self._seq(iterable)
+
     def _map(self, fn, *iterables):
         self._fn(fn)
-        return map(fn, *[self._seq(i) for i in iterables])
+        return self._lazy("map", map(fn, *[self._items(i) for i in iterables]), iterables)
 
     def _filter(self, fn, iterable):
         self._fn(fn)
-        return filter(fn, self._seq(iterable))
+        return self._lazy("filter", filter(fn, self._items(iterable)), (iterable,))
 
     def _zip(self, *iterables, strict=False):
-        return zip(*[self._seq(i) for i in iterables], strict=strict)
+        return self._lazy("zip", zip(*[self._items(i) for i in iterables], strict=strict),
+                          iterables)
 
     def _enumerate(self, iterable, start=0):
-        return enumerate(self._seq(iterable), start)
+        return self._lazy("enumerate", enumerate(self._items(iterable), start), (iterable,))
 
     def _reversed(self, seq):
         return reversed(self._seq(seq))
 
     def _iter(self, iterable):
+        if isinstance(iterable, LAZY_ITERATORS):
+            return iterable  # a generator is its own iterator
         if isinstance(iterable, engine.utils.data.DataLoader):
             guard_loader(iterable, self.run.limits)
             return iter(iterable)  # batches load one at a time, as next() asks (torch's order)
@@ -352,7 +372,9 @@ class Builtins:
             return TypeName("type")
         if isinstance(obj, BuiltinFunction):
             return TypeName("builtin_function_or_method")
-        return TypeName({"UserFunction": "function"}.get(cls.__name__, cls.__name__))
+        return TypeName({"UserFunction": "function", "ProgramGenerator": "generator"}.get(
+            cls.__name__, getattr(obj, "kind", cls.__name__) if isinstance(
+                obj, ProgramIterator) else cls.__name__))
 
     def _super(self, *args):
         from .expressions import SuperProxy
@@ -379,6 +401,14 @@ class Builtins:
 
     def _property(self, fget=None):
         return property(self._fn(fget))
+
+    def program_function(self, fn):
+        """A function the program passes to property's setter/getter/deleter: its own."""
+        from .functions import UserFunction
+        if not isinstance(fn, UserFunction):
+            raise TypeError("a property's setter, getter or deleter is one of the program's "
+                            "own functions here")
+        return fn
 
 
 def is_number(v) -> bool:

@@ -31,6 +31,7 @@ from .functions import (
     is_user_class,
     user_class_defines,
 )
+from .generators import LAZY_ITERATORS
 from .operators import BINOPS, COMPARE, PLAIN, UNARY, number_op
 from .policy import (
     EXCEPTION_ATTRS,
@@ -162,13 +163,20 @@ class Expressions:
         if name.startswith("__"):
             raise self.not_allowed(node, f"attributes starting with '__' are not allowed "
                                    f"(.{name})")
+        if isinstance(obj, property) and name in ("setter", "getter", "deleter"):
+            # @value.setter in a class body: a property with the program's own function
+            return BuiltinFunction(name, lambda fn: getattr(obj, name)(
+                self.builtins.program_function(fn)))
+        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields: nothing at all
+            raise self.not_allowed(node, f".{name} of a generator is not available in the "
+                                   "playground (iterate it, or call next())")
         owner = obj if isinstance(obj, type) else type(obj)
         if is_user_class(owner):
             if self.user_attr_allowed(obj, owner, name):
                 return getattr(obj, name)
             if name == "apply" and isinstance(obj, type) and issubclass(obj, UserFunctionBase):
                 return obj.apply  # a bound classmethod of the engine's Function
-            if not isinstance(obj, nn.Module) or isinstance(obj, type):
+            if isinstance(obj, type) or not self.policy.is_engine_object(obj):
                 if _has_attr(obj, name) and name.startswith("_"):
                     raise self.not_allowed(node, f".{name} of {_kind_name(obj)} is not "
                                            "available in the playground")
@@ -181,7 +189,8 @@ class Expressions:
                                      if not isinstance(obj, type) else
                                      f"type object '{owner.__name__}' has no attribute "
                                      f"'{name}'")
-            # an nn.Module the program wrote: the engine's Module rules below
+            # an object of a class deriving from the engine's (a Module, an optimizer, a
+            # Dataset): the engine's rules for that kind of object below
         if isinstance(obj, BaseException):
             if name in EXCEPTION_ATTRS:
                 return getattr(obj, name)
@@ -250,6 +259,8 @@ class Expressions:
         if isinstance(obj, nn.Module):
             return False  # attributes and registered members: the Module rules
         d = getattr(obj, "__dict__", None)
+        if name.startswith("_") and self.policy.is_engine_object(obj):
+            return False  # the engine's own state on an optimizer (the program cannot set any)
         return isinstance(d, dict) and name in d
 
     def is_program_value(self, value) -> bool:
@@ -628,6 +639,21 @@ class Expressions:
     def eval_lambda(self, node):
         return self.make_function(node, "<lambda>")
 
+    def eval_namedexpr(self, node):
+        """name := value: bound where an assignment would be, except that inside a
+        comprehension it binds in the scope around the comprehension (Python's rule)."""
+        value = self.eval(node.value)
+        frame = self.frame
+        target = frame
+        while target.kind == "comprehension":
+            target = target.parent
+        self.frame = target
+        try:
+            self.bind(node.target.id, value)
+        finally:
+            self.frame = frame
+        return value
+
     def eval_comprehension(self, node):
         generators = node.generators
         first = self.iterate(self.eval(generators[0].iter), generators[0].iter)
@@ -699,6 +725,7 @@ _EVAL = {
     ast.BoolOp: Expressions.eval_boolop, ast.IfExp: Expressions.eval_ifexp, ast.Set: Expressions.eval_set,
     ast.Dict: Expressions.eval_dict, ast.JoinedStr: Expressions.eval_joinedstr,
     ast.FormattedValue: Expressions.eval_formatted, ast.Lambda: Expressions.eval_lambda,
+    ast.NamedExpr: Expressions.eval_namedexpr,
     ast.ListComp: Expressions.eval_comprehension, ast.SetComp: Expressions.eval_comprehension,
     ast.DictComp: Expressions.eval_comprehension, ast.GeneratorExp: Expressions.eval_comprehension,
 }

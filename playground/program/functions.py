@@ -13,7 +13,7 @@ import weakref
 
 # a class body may define these dunder methods and no other: Python calls them, the program
 # never reads them (docs/program-language.md, threat model)
-ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__"))
+ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__", "__enter__", "__exit__"))
 
 
 class Frame:
@@ -74,7 +74,7 @@ class Scope:
     """What a function body binds: its parameters and the names it assigns (Python's rule: a
     name assigned anywhere in a function is local to it unless declared global/nonlocal)."""
 
-    __slots__ = ("local_names", "global_names", "nonlocal_names")
+    __slots__ = ("local_names", "global_names", "nonlocal_names", "yield_stmts")
 
     def __init__(self, node):
         params = _parameters(node.args)
@@ -104,6 +104,9 @@ class Scope:
                 continue
             elif isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 stack.append(n.generators[0].iter)  # the rest is the comprehension's own scope
+                # ... except a := inside it, which binds in this scope
+                assigned.update(sub.target.id for sub in ast.walk(n)
+                                if isinstance(sub, ast.NamedExpr))
                 continue
             elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
                 assigned.add(n.id)
@@ -115,6 +118,37 @@ class Scope:
         self.global_names = frozenset(global_names)
         self.nonlocal_names = frozenset(nonlocal_names)
         self.local_names = frozenset((assigned | params) - global_names - nonlocal_names)
+        # a generator function: the ids of its statements that hold a yield (the yield
+        # statements and every compound statement around one); empty for other functions
+        self.yield_stmts = frozenset(_yield_statements(body)) if isinstance(node.body, list) \
+            else frozenset()
+
+
+def _yield_statements(stmts) -> set:
+    """ids of the statements in stmts (at any depth, not inside a nested def or class) that are
+    or contain a `yield` statement (a yield is a statement of its own, validate.py)."""
+    found: set = set()
+
+    def visit(stmt) -> bool:
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            return False
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+            found.add(id(stmt))
+            return True
+        holds = False
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(stmt, field, ()):
+                if isinstance(child, ast.ExceptHandler):
+                    holds = any([visit(c) for c in child.body]) or holds
+                else:
+                    holds = visit(child) or holds
+        if holds:
+            found.add(id(stmt))
+        return holds
+
+    for stmt in stmts:
+        visit(stmt)
+    return found
 
 
 def _parameters(args: ast.arguments) -> set:
@@ -195,3 +229,13 @@ def user_class_defines(cls, name: str) -> bool:
         if is_user_class(c) and name in c.__dict__:
             return True
     return False
+
+
+def engine_class_defining(bases: tuple, name: str):
+    """The first class in bases' method order that is not the program's and defines name (on
+    the class), or None."""
+    for b in bases:
+        for c in b.__mro__:
+            if c is not object and not is_user_class(c) and name in c.__dict__:
+                return c
+    return None

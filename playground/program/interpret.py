@@ -34,6 +34,7 @@ from .builtin_functions import Builtins
 from .expressions import Expressions, RandomModule
 from .formatting import str_format
 from .functions import Frame
+from .generators import Generators
 from .loops import DetailRequest
 from .parse import Program, parse
 from .policy import Policy
@@ -113,7 +114,7 @@ def run(text: str, limits: Limits | None = None, observer=None, on_step=None) ->
     return Interpreter(limits, observer).run(text, on_step=on_step)
 
 
-class _Run(Statements, Expressions):
+class _Run(Statements, Expressions, Generators):
     """The state of one run: the program's scopes, its budget, its output and its steps."""
 
     def __init__(self, interp: Interpreter, text: str, before_step):

@@ -68,7 +68,8 @@ NODE_ATTRS = frozenset(("name", "next_functions", "variable", "register_hook",
                         "register_prehook"))
 # what forward and backward use on ctx, besides the attributes the program stores on it
 CTX_ATTRS = NODE_ATTRS | frozenset(("save_for_backward", "saved_tensors", "needs_input_grad",
-                                    "mark_non_differentiable", "set_materialize_grads"))
+                                    "mark_non_differentiable", "set_materialize_grads",
+                                    "mark_dirty"))
 MODULE_METHODS = frozenset((
     "parameters", "named_parameters", "children", "named_children", "modules",
     "named_modules", "zero_grad", "train", "eval", "forward", "requires_grad_", "training",
@@ -190,7 +191,7 @@ class Policy:
         self._add("torch.nn.functional", nn.functional, _engine_functions(nn.functional))
         self._add("torch.nn.init", nn.init, _engine_functions(nn.init))
         self._add("torch.nn.utils", nn.utils, _own_functions(nn.utils))
-        self._add("torch.optim", optim, {"lr_scheduler"}
+        self._add("torch.optim", optim, {"lr_scheduler", "Optimizer"}
                   | _public_subclasses(optim, optim.Optimizer))
         self._add("torch.optim.lr_scheduler", lr_scheduler,
                   _public_subclasses(lr_scheduler, lr_scheduler.LRScheduler))
@@ -283,6 +284,18 @@ class Policy:
         if type(value) in (tuple, list) and len(value) <= 64:
             return all(self.member_value_ok(v) for v in value)
         return False
+
+    def subclassable(self, cls) -> bool:
+        """An engine or Python class a program's class may derive from: object, the exception
+        types, nn.Module and the layers, torch.autograd.Function, the optimizers (and their
+        base) and Dataset. Their engine code runs on the program's object; what the program
+        writes in the class body and assigns on it stays its own (statements.do_classdef)."""
+        if cls is object or cls in EXCEPTIONS.values():
+            return True
+        if cls in (nn.Module, UserFunctionBase, optim.Optimizer, data.Dataset):
+            return True
+        return isinstance(cls, type) and cls in self.classes and (
+            issubclass(cls, (nn.Module, optim.Optimizer)))
 
     def is_engine_object(self, obj) -> bool:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,

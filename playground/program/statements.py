@@ -16,16 +16,20 @@ from ..limits import (
     guard_broadcast,
     guard_loader,
 )
-from .builtin_functions import BUILTIN_NAMES, BuiltinFunction
+from .builtin_functions import BUILTIN_NAMES, BuiltinFunction, is_number
 from .expressions import _kind_name
 from .functions import (
+    ALLOWED_DUNDER_DEFS,
     USER_CLASSES,
     Frame,
     Scope,
     UserFunction,
     bind_arguments,
+    engine_class_defining,
     is_user_class,
+    user_class_defines,
 )
+from .generators import LAZY_ITERATORS, ProgramGenerator
 from .loops import Loop
 from .operators import INPLACE
 from .policy import (
@@ -39,6 +43,7 @@ from .policy import (
 from .records import ProgramError, exception_message
 
 _data = engine.utils.data
+_optim = engine.optim
 
 nn = engine.nn
 _grad_mode = engine.autograd.grad_mode
@@ -98,7 +103,8 @@ _GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.se
 _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.GeneratorType,
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
                    type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
-                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))))
+                   type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))),
+                   *LAZY_ITERATORS)
 _CONTAINERS = (list, tuple, str, dict, set, frozenset)
 # math functions whose cost grows with an argument: the largest argument allowed
 
@@ -148,7 +154,7 @@ class Statements:
     def exec_for(self, stmt):
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
-        if isinstance(items, _data.LoaderIterator):
+        if isinstance(items, (_data.LoaderIterator, *LAZY_ITERATORS)):
             yield from self.for_each_batch(stmt, items)
             return
         loop = self.loop_begin(stmt, len(items))
@@ -276,10 +282,10 @@ class Statements:
         return state[0], state[1]
 
     def for_each_batch(self, stmt, batches):
-        """A for loop over a DataLoader: each batch is loaded when the loop asks for it, in a
-        step of the loop's header, as torch loads it (so what the dataset's code prints or
-        draws happens between the iterations, in torch's order). Its length counts as unknown
-        for the long-loop rule (like a while loop's)."""
+        """A for loop over a DataLoader or a generator: each item is made when the loop asks for
+        it, in a step of the loop's header, as Python and torch make it (so what the dataset's
+        or the generator's code prints or draws happens between the iterations, in their
+        order). Its length counts as unknown for the long-loop rule (like a while loop's)."""
         end = _END
         loop = self.loop_begin(stmt, None)
         outer = self.loop
@@ -311,6 +317,9 @@ class Statements:
         finally:
             self.loop = outer
             self.loop_end(loop)
+            # a generator the loop broke off is dropped here, as Python drops it after the
+            # loop (generators.py), not when a traceback holding this frame is collected
+            batches = None  # noqa: F841
         yield from self.block(stmt.orelse)
 
     def count_iteration(self, n: int, stmt, loop: Loop) -> None:
@@ -337,40 +346,106 @@ class Statements:
             if isinstance(value, _data.DataLoader):
                 guard_loader(value, self.limits)
             return iter(value)  # a DataLoader draws its base seed when the loop starts
+        if isinstance(value, LAZY_ITERATORS):
+            return value  # the program's generator: run as the loop asks (for_each_batch)
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
+        """with over the grad-mode switches and the program's own context managers (classes
+        defining __enter__ and __exit__), items entered in order and left in reverse, as nested
+        with statements. A program's __exit__ gets the exception the block raised (its type,
+        itself and None for the traceback, which a program never holds); a true result
+        swallows it. At the module level each __exit__ runs in a step of the header's
+        position. A limit or policy error leaves the grad-mode blocks but runs no program code
+        (like finally blocks)."""
         managers = []
 
         def enter(_stmt):
             for item in stmt.items:
                 self.node = item.context_expr
                 cm = self.eval(item.context_expr)
-                if not isinstance(cm, _GRAD_CONTEXTS):
-                    raise self.not_allowed(item.context_expr, "a with statement takes "
-                                           "torch.no_grad(), torch.enable_grad(), "
-                                           "torch.inference_mode() or "
-                                           "torch.set_grad_enabled(flag)")
-                cm.__enter__()
+                if isinstance(cm, _GRAD_CONTEXTS):
+                    cm.__enter__()
+                    value = None  # torch's grad-mode switches give None to `as`
+                else:
+                    value = self.call(self.context_method(cm, "__enter__", item.context_expr),
+                                      [], {}, item.context_expr)
                 managers.append(cm)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, value)
 
+        pending = None
         try:
             yield from self.statement(stmt, enter, "with")
             yield from self.block(stmt.body)
+        except (GeneratorExit, _Stop, *_FATAL):
+            self.leave_grad_modes(managers)
+            raise
+        except BaseException as e:  # an exception or a break/continue/return: leave first
+            pending = e
+        while managers:
+            cm = managers.pop()
+            if isinstance(cm, _GRAD_CONTEXTS):
+                self.leave_grad_modes([cm])
+                continue
+            exc = pending.exc if isinstance(pending, _Raised) else (
+                pending if isinstance(pending, Exception) else None)
+            try:
+                swallow = yield from self.statement(
+                    stmt, lambda _s, cm=cm, exc=exc: self.call_exit(cm, exc, stmt), "with")
+            except (GeneratorExit, _Stop, *_FATAL):
+                self.leave_grad_modes(managers)
+                raise
+            except BaseException as e:  # __exit__ raised: that goes on instead
+                pending = e
+                continue
+            if swallow and exc is not None:
+                pending = None
+        if pending is not None:
+            raise pending
+
+    def context_method(self, cm, name: str, node):
+        """cm.__enter__ / cm.__exit__ of a program's own context manager, bound."""
+        cls = type(cm)
+        if is_user_class(cls) and user_class_defines(cls, "__enter__") and user_class_defines(
+                cls, "__exit__"):
+            return getattr(cm, name)
+        if self.policy.is_engine_object(cm) or not (is_user_class(cls) or is_number(cm)
+                                                    or isinstance(cm, _CONTAINERS)):
+            raise self.not_allowed(node, "a with statement takes torch.no_grad(), "
+                                   "torch.enable_grad(), torch.inference_mode(), "
+                                   "torch.set_grad_enabled(flag) or an object of the program's "
+                                   "own class with __enter__ and __exit__")
+        # Python 3.11's messages (the recorded torch outputs were made with it)
+        missed = " (missed __exit__ method)" if is_user_class(cls) and user_class_defines(
+            cls, "__enter__") else ""
+        raise TypeError(f"'{cls.__name__}' object does not support the context manager "
+                        f"protocol{missed}")
+
+    def call_exit(self, cm, exc, stmt):
+        args = [None, None, None] if exc is None else [self.builtins.type_of(exc), exc, None]
+        return self.truth(self.call(self.context_method(cm, "__exit__", stmt), args, {},
+                                    stmt))
+
+    def leave_grad_modes(self, managers) -> None:
+        """Leave the grad-mode switches among managers, innermost first."""
+        grad = [cm for cm in reversed(managers) if isinstance(cm, _GRAD_CONTEXTS)]
+        if not grad:
+            return
+        if self.depth:  # inside a call the program's grad state is the current one
+            for cm in grad:
+                cm.__exit__(None, None, None)
+            return
+        # between the module level's steps: leave them inside the program's grad state
+        state = _grad_mode.state
+        prev = state.grad_enabled, state.inference
+        state.grad_enabled, state.inference = self.grad_enabled, self.inference
+        try:
+            for cm in grad:
+                cm.__exit__(None, None, None)
         finally:
-            if self.depth:  # inside a call the program's grad state is the current one
-                for cm in reversed(managers):
-                    cm.__exit__(None, None, None)
-            else:  # leave in reverse order, inside the program's grad state
-                state = _grad_mode.state
-                prev = state.grad_enabled, state.inference
-                state.grad_enabled, state.inference = self.grad_enabled, self.inference
-                try:
-                    for cm in reversed(managers):
-                        cm.__exit__(None, None, None)
-                finally:
-                    self.grad_enabled, self.inference = state.grad_enabled, state.inference
-                    state.grad_enabled, state.inference = prev
+            self.grad_enabled, self.inference = state.grad_enabled, state.inference
+            state.grad_enabled, state.inference = prev
 
     def exec_try(self, stmt):
         pending = None
@@ -559,7 +634,7 @@ class Statements:
     def decorate(self, decorator, value, node):
         self.node = node
         if isinstance(decorator, BuiltinFunction) and decorator.name in (
-                "staticmethod", "classmethod", "property"):
+                "staticmethod", "classmethod", "property", "setter", "getter", "deleter"):
             return decorator(value)
         if isinstance(decorator, _GRAD_CONTEXTS):  # @torch.no_grad(): the mode for each call
             if not isinstance(value, UserFunction):
@@ -582,11 +657,11 @@ class Statements:
     def do_classdef(self, stmt) -> None:
         bases = tuple(self.eval(b) for b in stmt.bases)
         for b in bases:
-            if not (b is object or b is nn.Module or b is UserFunctionBase
-                    or b is _data.Dataset or is_user_class(b) or b in EXCEPTIONS.values()):
-                raise self.not_allowed(stmt, f"a class can derive from nn.Module, "
-                                       f"torch.autograd.Function, Dataset, an exception type or "
-                                       f"the program's own classes (not {_kind_name(b)})")
+            if not self.policy.subclassable(b) and not is_user_class(b):
+                raise self.not_allowed(stmt, f"a class can derive from nn.Module and its layers, "
+                                       f"torch.autograd.Function, an optimizer, Dataset, an "
+                                       f"exception type or the program's own classes (not "
+                                       f"{_kind_name(b)})")
         frame = Frame("class", parent=self.frame)
         outer = self.frame
         self.frame = frame
@@ -597,15 +672,23 @@ class Statements:
             self.frame = outer
             self.depth -= 1
         ns = dict(frame.vars)
+        for name in ns:
+            engine_base = engine_class_defining(bases, name)
+            if name.startswith("_") and name not in ALLOWED_DUNDER_DEFS and engine_base:
+                # the engine calls its own underscore methods with its internal state
+                raise self.not_allowed(stmt, f"a class cannot replace .{name} of "
+                                       f"{engine_base.__name__} (the engine's own)")
         ns["__module__"] = "__main__"
         ns["__qualname__"] = stmt.name
         cls = type(stmt.name, bases or (object,), ns)
         USER_CLASSES.add(cls)
         for attr, v in frame.vars.items():
-            fn = getattr(v, "__func__", None) or getattr(v, "fget", None) or v
-            if isinstance(fn, UserFunction):
-                fn.owner = cls
-                fn.qualname = f"{stmt.name}.{attr}"
+            fns = [getattr(v, "fget", None), getattr(v, "fset", None), getattr(v, "fdel", None)] \
+                if isinstance(v, property) else [getattr(v, "__func__", None) or v]
+            for fn in fns:
+                if isinstance(fn, UserFunction):
+                    fn.owner = cls
+                    fn.qualname = f"{stmt.name}.{attr}"
         if issubclass(cls, UserFunctionBase):
             engine.autograd.custom_function.NODE_CLASSES[cls].chain_rule = \
                 self.backward_rule(cls)
@@ -647,6 +730,8 @@ class Statements:
                       scope.nonlocal_names)
         frame.vars.update(bound)
         frame.args = args
+        if scope.yield_stmts:  # a generator function: its body runs as next() asks
+            return ProgramGenerator(self, fn, frame)
         outer, outer_node = self.frame, self.node
         self.frame = frame
         self.depth += 1
@@ -830,8 +915,9 @@ class Statements:
         if is_user_class(owner) and not name.startswith("__"):
             # a Module keeps its parameters and submodules under underscore names: those stay
             # the engine's
-            if name.startswith("_") and issubclass(owner, nn.Module):
-                raise self.not_allowed(node, f"attributes starting with '_' of a Module cannot "
+            if name.startswith("_") and issubclass(owner, (nn.Module, _optim.Optimizer)):
+                kind = "a Module" if issubclass(owner, nn.Module) else "an optimizer"
+                raise self.not_allowed(node, f"attributes starting with '_' of {kind} cannot "
                                        f"be assigned (.{name})")
             if delete:
                 delattr(obj, name)

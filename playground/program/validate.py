@@ -91,9 +91,10 @@ REJECTED = {
     "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "NamedExpr": "the walrus operator (:=) is not allowed",
-    "Yield": "yield (generator functions) is not allowed",
-    "YieldFrom": "yield is not allowed",
+    "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
+             "`yield from items`), not inside an expression",
+    "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
+                 "`yield from items`), not inside an expression",
     "Await": "await is not allowed",
     "Match": "match statements are not allowed",
     "AsyncFor": "async for is not allowed",
@@ -194,7 +195,16 @@ class Validator:
         self.expr(node.value)
 
     def stmt_Expr(self, node) -> None:
-        self.expr(node.value)
+        value = node.value
+        if isinstance(value, (ast.Yield, ast.YieldFrom)):
+            # a generator function's yield: a statement of its own (generators.py runs them)
+            if not self.in_function or self.in_class:
+                self.fail(node, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
+                          " outside function", kind="syntax", exc_type="SyntaxError")
+            if value.value is not None:
+                self.expr(value.value)
+            return
+        self.expr(value)
 
     def stmt_Pass(self, node) -> None:
         pass
@@ -259,14 +269,11 @@ class Validator:
             self.in_loop -= 1
 
     def stmt_With(self, node) -> None:
+        # what the managers are is known when the statement runs (statements.exec_with)
         for item in node.items:
-            if item.optional_vars is not None:
-                self.fail(item.optional_vars, "`with ... as name` is not allowed")
-            if not isinstance(item.context_expr, ast.Call):
-                self.fail(item.context_expr, "a with statement takes torch.no_grad(), "
-                          "torch.enable_grad(), torch.inference_mode() or "
-                          "torch.set_grad_enabled(flag)")
             self.expr(item.context_expr)
+            if item.optional_vars is not None:
+                self.target(item.optional_vars)
         self.body(node.body)
 
     def stmt_Try(self, node) -> None:
@@ -486,6 +493,11 @@ class Validator:
         if node.format_spec is not None:
             self.expr(node.format_spec)
 
+    def expr_namedexpr(self, node) -> None:
+        # Python's parser allows a plain name only as the target of :=
+        self.check_name(node.target, node.target.id)
+        self.expr(node.value)
+
     def expr_lambda(self, node) -> None:
         self.arguments(node.args)
         outer_loop = self.in_loop
@@ -519,6 +531,7 @@ _EXPR = {
     ast.Subscript: Validator.expr_subscript, ast.Slice: Validator.expr_slice,
     ast.IfExp: Validator.expr_ifexp, ast.JoinedStr: Validator.expr_joinedstr,
     ast.FormattedValue: Validator.expr_formatted, ast.Lambda: Validator.expr_lambda,
+    ast.NamedExpr: Validator.expr_namedexpr,
     ast.ListComp: Validator.expr_comprehension, ast.SetComp: Validator.expr_comprehension,
     ast.DictComp: Validator.expr_comprehension, ast.GeneratorExp: Validator.expr_comprehension,
     ast.Starred: lambda self, node: self.fail(node, "a starred expression is not allowed here"),

@@ -2,7 +2,8 @@
 //
 // Read from the timeline alone: a tensor made while grad mode was off (its step's
 // grad_enabled), one made by detach() (op "detach"), one that retains its grad (its state), a
-// hook event (what the hook got and returned), non-finite numbers in a value or in a gradient
+// hook registered on it and waiting to run (its state's `hooks`, timeline version 4), a hook
+// event (what the hook got and returned), non-finite numbers in a value or in a gradient
 // sent along an edge. Where a NaN or an infinity first appears is its origin: a tensor whose
 // value has one while none of its inputs had, or a grad_fn that sent one while what it
 // received was finite. Only the first origin of each kind is marked: the place to look first.
@@ -64,7 +65,8 @@ export function markIndex(timelineIndex) {
 
 /**
  * The marks on tensor `tensorId` (its state `rec`) at state `s`, in a fixed order:
- * [{kind, text}], kind one of hook, retain, nograd, detach, nan, nan-origin, nan-grad-origin.
+ * [{kind, text}], kind one of hook-waiting (registered, not run yet), hook (ran), retain, nograd,
+ * detach, nan, nan-origin, nan-grad-origin.
  * `node`: the autograd node drawn (the gradient's origin is marked on its grad_fn's card in the
  * autograd view, on its tensor in the tensor view).
  */
@@ -78,6 +80,9 @@ export function marksAt(timelineIndex, s, tensorId, rec, { node = null } = {}) {
     const last = ran[ran.length - 1];
     const out = last.gradOut == null ? "None (grad unchanged)" : shortValue(last.gradOut, 24);
     marks.push({ kind: "hook", text: `hook got ${shortValue(last.gradIn, 24)}, returned ${out}` });
+  } else if (rec.hooks > 0) {
+    const n = rec.hooks === 1 ? "a hook" : `${rec.hooks} hooks`;
+    marks.push({ kind: "hook-waiting", text: `register_hook: ${n} will run when its gradient is computed` });
   }
   if (rec.retains_grad && !rec.is_leaf) marks.push({ kind: "retain", text: "retain_grad(): keeps its .grad" });
   const step = entry ? timelineIndex.steps[entry.step] : null;

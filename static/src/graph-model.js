@@ -101,22 +101,42 @@ export function buildGraph(timelineIndex, view, { iteration = null, expanded = n
   return collapseCalls(timelineIndex, { view, nodes, edges, flight, keyOfEdge }, expanded);
 }
 
-/** The module calls of a timeline that can be drawn as one box (timeline version 2's `scopes`). */
+/**
+ * The calls of a timeline that can be drawn as one box (timeline `scopes`): module calls and the
+ * program's own function calls. A module's own `forward` (a function call whose parent is the
+ * module call) is not a box of its own: the module's box already stands for it.
+ */
 export function callScopes(timelineIndex) {
-  return (timelineIndex.timeline.scopes || []).filter((sc) => sc.kind === "module");
+  const all = new Map((timelineIndex.timeline.scopes || []).map((sc) => [sc.id, sc]));
+  return [...all.values()].filter(
+    (sc) => sc.kind === "module" || (sc.kind === "function" && all.get(sc.parent)?.kind !== "module"),
+  );
+}
+
+/** What a call was given, as its box's title shows it: tensors by name, other values as text. */
+export function callArgs(timelineIndex, sc) {
+  const nameOf = (t) => timelineIndex.tensors.get(t)?.name || "(unnamed)";
+  // a method's `self` and a Function's `ctx` are not what the learner passed
+  const given = sc.args.filter((a, i) => !(i === 0 && (a.name === "self" || a.name === "ctx")));
+  return given
+    .filter((a) => a.tensor || (sc.kind === "function" && a.value != null))
+    .map((a) => (a.tensor ? nameOf(a.tensor) : a.value));
 }
 
 /**
- * Each module call not in `expanded` (scope ids; a call inside a closed one is closed with it)
- * drawn as one box, `g:<scope id>`: what it made inside is left out, its inputs (the tensors
- * given to it, the parameters it used) and what it returned stay, joined to the box. The
- * gradients travelling inside are not drawn; the box lights up while its nodes run.
+ * Each call not in `expanded` (scope ids; a call inside a closed one is closed with it) drawn as
+ * one box, `g:<scope id>`: what it made inside is left out; its inputs (the tensors given to it,
+ * the parameters it used), what it returned and what it made that is used outside it (a tensor
+ * kept on `self`, a parameter made in `__init__`) stay, joined to the box. The gradients
+ * travelling inside are not drawn; the box lights up while its nodes run. Open calls are listed
+ * in `frames` with the drawn ids inside them, so the view can outline each and close it again.
  */
 function collapseCalls(timelineIndex, graph, expanded) {
   const scopes = callScopes(timelineIndex);
-  if (!scopes.length) return { ...graph, groups: [], ownerOf: new Map() };
+  if (!scopes.length) return { ...graph, groups: [], ownerOf: new Map(), frames: [] };
   const byId = new Map(scopes.map((sc) => [sc.id, sc]));
   const all = new Map((timelineIndex.timeline.scopes || []).map((sc) => [sc.id, sc]));
+  const autograd = graph.view === "autograd";
   // the outermost closed call of each scope (null: drawn open)
   const closedIn = (sc) => {
     let found = null;
@@ -124,24 +144,33 @@ function collapseCalls(timelineIndex, graph, expanded) {
     return found;
   };
   const owner = new Map(); // drawn id -> the group that takes it in
-  const groups = new Map(); // group id -> {scope, members}
+  const madeIn = new Map(); // drawn id -> the closed call that made it, what it returned included
+  const groups = new Map(); // group id -> {scope, members, nodes}
   for (const sc of all.values()) {
     const top = closedIn(sc);
     if (!top) continue;
     const gid = `g:${top.id}`;
-    if (!groups.has(gid)) groups.set(gid, { scope: top, members: [] });
-    const ids = graph.view === "autograd" ? sc.nodes : sc.tensors;
+    if (!groups.has(gid)) groups.set(gid, { scope: top, members: [], nodes: [] });
+    const g = groups.get(gid);
+    g.nodes.push(...(sc.nodes || []));
     const kept = new Set(
-      graph.view === "autograd"
-        ? top.returned.map((t) => timelineIndex.tensors.get(t)?.node).filter(Boolean)
-        : top.returned,
+      autograd ? top.returned.map((t) => timelineIndex.tensors.get(t)?.node).filter(Boolean) : top.returned,
     );
-    for (const id of ids || []) {
+    for (const id of (autograd ? sc.nodes : sc.tensors) || []) {
+      madeIn.set(id, gid);
       if (kept.has(id)) continue;
       owner.set(id, gid);
-      groups.get(gid).members.push(id);
+      g.members.push(id);
     }
   }
+  // what a call made and something outside it uses stays drawn: it is one of the call's outputs
+  // (in the autograd view an edge runs from the user to what it uses)
+  for (const e of graph.edges) {
+    const [made, user] = autograd ? [e.to, e.from] : [e.from, e.to];
+    const g = owner.get(made);
+    if (g && madeIn.get(user) !== g) owner.delete(made);
+  }
+  for (const g of groups.values()) g.members = g.members.filter((id) => owner.has(id));
   const drawn = new Set(graph.nodes.map((n) => n.id));
   const nodes = graph.nodes.filter((n) => !owner.has(n.id));
   for (const [gid, g] of groups) {
@@ -154,10 +183,13 @@ function collapseCalls(timelineIndex, graph, expanded) {
       node: null,
       scope: g.scope,
       members: g.members.filter((id) => drawn.has(id)),
+      inside: g.nodes,
       w: NODE_W,
       h: NODE_H,
     });
   }
+  const shownIds = new Set(nodes.map((n) => n.id));
+  for (const [id, gid] of owner) if (!shownIds.has(gid)) owner.delete(id);
   const edges = [];
   const renamed = new Map(); // an edge's id -> the id it is drawn under
   const seen = new Set();
@@ -184,8 +216,29 @@ function collapseCalls(timelineIndex, graph, expanded) {
   for (const [k, id] of graph.flight) if (!dropped.has(id)) flight.set(k, renamed.get(id) ?? id);
   const keyOfEdge = new Map();
   for (const [k, id] of flight) if (!keyOfEdge.has(id)) keyOfEdge.set(id, k);
-  const shownGroups = [...groups.keys()].filter((g) => nodes.some((n) => n.id === g));
-  return { ...graph, nodes, edges, flight, keyOfEdge, groups: shownGroups, ownerOf: owner };
+  const groupIds = nodes.filter((n) => n.kind === "group").map((n) => n.id);
+  return { ...graph, nodes, edges, flight, keyOfEdge, groups: groupIds, ownerOf: owner, frames: openFrames() };
+
+  // every open call with what is drawn inside it (its own and its open children's, or their boxes)
+  function openFrames() {
+    const frames = [];
+    for (const sc of scopes) {
+      if (!expanded.has(sc.id) || closedIn(sc)) continue;
+      const ids = new Set();
+      for (const inner of all.values()) {
+        let c = inner;
+        while (c && c.id !== sc.id) c = all.get(c.parent);
+        if (!c) continue;
+        for (const id of (autograd ? inner.nodes : inner.tensors) || []) {
+          const shown = owner.get(id) ?? id;
+          if (shownIds.has(shown)) ids.add(shown);
+        }
+      }
+      if (ids.size)
+        frames.push({ id: sc.id, title: `${sc.name}(${callArgs(timelineIndex, sc).join(", ")})`, ids: [...ids] });
+    }
+    return frames;
+  }
 }
 
 /** The iteration of the outermost loop that step `s` ran in (null outside loops). */
@@ -295,25 +348,26 @@ function tensorDisplay(timelineIndex, s, g) {
   };
 }
 
-/** A module call drawn as one box: its name, what went in and came out, whether its nodes ran. */
+/** A call drawn as one box: its name, what went in and came out, whether its nodes ran. */
 function groupDisplay(timelineIndex, s, g) {
   const sc = g.scope;
   const nameOf = (t) => timelineIndex.tensors.get(t)?.name || "(unnamed)";
-  const inputs = sc.args.filter((a) => a.tensor).map((a) => nameOf(a.tensor));
+  const inputs = callArgs(timelineIndex, sc);
   const outputs = sc.returned.map(nameOf);
-  const nodesInside = sc.nodes || [];
+  const nodesInside = g.inside || sc.nodes || [];
   const exists = s.pos > (timelineIndex.stepStart[sc.step] ?? 0);
   const running = nodesInside.some((n) => s.running.has(n));
   const ran = nodesInside.some((n) => s.ran.has(n));
   const title = `${sc.name}(${inputs.join(", ")})`;
+  const what = sc.kind === "module" ? "module call" : "function call";
   return {
     exists,
     cls: "group",
     name: sc.name,
     title,
     shape: "call",
-    gradFn: `${sc.name} call, line ${sc.line}`,
-    badges: `module call · ${g.members.length} inside · click to open`,
+    gradFn: `${what}, line ${sc.line}`,
+    badges: `${g.members.length} inside · click to open`,
     value: inputs.join(", ") || "-",
     grad: outputs.join(", ") || "-",
     hasGrad: false,
@@ -324,7 +378,7 @@ function groupDisplay(timelineIndex, s, g) {
     extraKind: "",
     running,
     ran,
-    error: false,
+    error: !sc.ok,
     root: false,
   };
 }

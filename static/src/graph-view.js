@@ -27,6 +27,7 @@ const MAX_FIT = 1.15;
 const CHIP_CELLS = 8;
 // the words on a card's mark tags (graph-marks.js says what each means in full)
 const MARK_LABELS = {
+  "hook-waiting": "hook waits",
   hook: "hook",
   retain: "retain_grad",
   nograd: "no_grad",
@@ -37,6 +38,7 @@ const MARK_LABELS = {
 };
 // the same at the compact level of detail, in big type: short enough for two on a card
 const MARK_SHORT = {
+  "hook-waiting": "hook",
   hook: "hook",
   retain: "retain",
   nograd: "no_grad",
@@ -65,9 +67,78 @@ function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
+/**
+ * The accumulation callout's size, estimated from what it shows (styles.js: 12.5 px monospace,
+ * at most 340 px wide, 14 px heatmap cells): close enough to choose its side of the card.
+ */
+export function calloutBox(key, heatmaps, canvasW) {
+  const maxW = Math.max(120, Math.min(340, canvasW - 16));
+  const pad = 21; // padding and border
+  if (heatmaps) {
+    const grid = (v) => {
+      if (v == null) return { w: 34, h: 16 };
+      const rows = v.shape.length === 2 ? v.shape[0] : 1;
+      const cols = v.shape.length === 2 ? v.shape[1] : v.shape[0] || 1;
+      return { w: cols * 16, h: rows * 16 };
+    };
+    const parts = [grid(heatmaps.before), grid(heatmaps.delta), grid(heatmaps.after)];
+    const rowW = ((heatmaps.name || "").length + 6) * 7.6 + parts.reduce((a, g) => a + g.w, 0) + 2 * 14 + 5 * 6;
+    const lines = Math.ceil(rowW / (maxW - pad));
+    const h = Math.max(...parts.map((g) => g.h)) * Math.min(lines, 3) + 20;
+    return { w: Math.min(maxW, rowW + pad), h: h + 12 };
+  }
+  const chars = key.length;
+  const perLine = Math.max(1, Math.floor((maxW - pad) / 7.6));
+  const lines = Math.ceil(chars / perLine);
+  return { w: lines > 1 ? maxW : chars * 7.6 + pad, h: lines * 17 + 12 };
+}
+
+/** Puts `els` into `parent` in that order, moving nothing when they already are. */
+function putInOrder(parent, els) {
+  const kids = parent.children;
+  let i = 0;
+  while (i < els.length && kids[i] === els[i]) i++;
+  if (i < els.length) parent.append(...els.slice(i));
+}
+
+const overlap = (a, b) =>
+  Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+
+/**
+ * Where the accumulation callout of `card` (a screen box) goes: the spot beside the card that
+ * leaves the card readable and covers the least of the canvas's controls (`controls`), of the
+ * other cards and of the space outside the canvas (`canvas`, {w, h}). Returns its top-left corner.
+ */
+export function bestCalloutSpot(card, box, canvas, others = [], controls = []) {
+  const gap = 6;
+  const clampX = (x) => Math.max(4, Math.min(x, canvas.w - box.w - 4));
+  const clampY = (y) => Math.max(4, Math.min(y, canvas.h - box.h - 4));
+  const spots = [
+    { x: clampX(card.x0), y: card.y1 + gap }, // below, the first place the eye looks after the card
+    { x: clampX(card.x1 - box.w), y: card.y1 + gap },
+    { x: clampX(card.x0), y: card.y0 - gap - box.h }, // above
+    { x: clampX(card.x1 - box.w), y: card.y0 - gap - box.h },
+    { x: card.x1 + gap, y: clampY(card.y0) }, // right
+    { x: card.x0 - gap - box.w, y: clampY(card.y0) }, // left
+  ];
+  const inside = { x0: 0, y0: 0, x1: canvas.w, y1: canvas.h };
+  let best = null;
+  for (const [i, sp] of spots.entries()) {
+    const r = { x0: sp.x, y0: sp.y, x1: sp.x + box.w, y1: sp.y + box.h };
+    const area = box.w * box.h;
+    // covering a control or its own card is worse than covering any number of other cards
+    let cost = (area - overlap(r, inside)) * 10 + overlap(r, card) * 30;
+    for (const c of controls) cost += overlap(r, c) * 30;
+    for (const o of others) cost += overlap(r, o);
+    cost += i; // ties go to the earlier spot
+    if (!best || cost < best.cost) best = { cost, x: sp.x, y: sp.y };
+  }
+  return { x: best.x, y: best.y };
+}
+
 export function createGraphView(
   container,
-  { onSelect, onBackground, onNodeMoved, onResize, onView, bottomInset = () => 0 } = {},
+  { onSelect, onBackground, onNodeMoved, onResize, onView, onCloseCall, bottomInset = () => 0 } = {},
 ) {
   // The drawing is a stack of SVGs, each its own compositor layer: one for edges, one per chunk
   // of CHUNK nodes, one for edge labels. A change to one card repaints its chunk only; in a single
@@ -121,9 +192,16 @@ export function createGraphView(
   }
   let size = { w: 0, h: 0 };
   let view = { x: 0, y: 0, k: 1 };
+  let calloutSize = null; // the accumulation callout's size and the controls it avoids (placeCallout)
+  let calloutObstacles = null; // null: to be measured
+  let calloutHeat = null; // the heatmaps it shows, if any
+  let calloutMeasure = 0; // the frame that will measure the controls
   const edgeL = makeLayer("gp-layer-edges");
   edgeL.svg.prepend(defs);
   const edgeLayer = edgeL.viewport;
+  // an open call's outline sits under the edges; only its title (a button that closes it) takes clicks
+  const frameLayer = s("g", { class: "gp-frames" });
+  edgeLayer.append(frameLayer); // first in the viewport: edges are appended after it
   const labelL = makeLayer("gp-layer-labels");
   const labelLayer = labelL.viewport;
   const chunks = []; // node layers, CHUNK nodes each
@@ -186,6 +264,8 @@ export function createGraphView(
     const hgt = Math.max(1, Math.round(container.clientHeight));
     if (w === size.w && hgt === size.h) return false;
     size = { w, h: hgt };
+    calloutSize = null;
+    calloutObstacles = null;
     surface.style.width = `${w}px`;
     surface.style.height = `${hgt}px`;
     for (const layer of layers) sizeLayer(layer);
@@ -358,7 +438,7 @@ export function createGraphView(
       if (!m.has(k)) m.set(k, []);
       m.get(k).push(v);
     };
-    const frags = new Map(); // chunk -> fragment, to insert each chunk's cards in one go
+    const wanted = new Map(); // chunk -> its cards in the timeline's order
     for (const n of next.nodes) {
       let rec = nodeEls.get(n.id);
       if (!rec || rec.node.kind !== n.kind) {
@@ -369,13 +449,15 @@ export function createGraphView(
       rec.node = n;
       rec.g.dataset.name = n.name || "";
       const chunk = chunkFor(n.id);
-      if (!frags.has(chunk)) frags.set(chunk, document.createDocumentFragment());
-      frags.get(chunk).append(rec.g); // re-appending keeps the timeline's order within a chunk
+      if (!wanted.has(chunk)) wanted.set(chunk, []);
+      wanted.get(chunk).push(rec.g);
       add(byTensor, n.tensor, n.id);
       add(byNode, n.node, n.id);
       placeNode(rec);
     }
-    for (const [chunk, frag] of frags) chunk.viewport.append(frag);
+    // re-appended only where the order changed: moving every card of an unchanged graph made
+    // the browser restyle all of them after each edit
+    for (const [chunk, cards] of wanted) putInOrder(chunk.viewport, cards);
     const efrag = document.createDocumentFragment();
     const lfrag = document.createDocumentFragment();
     const lanes = lanesOf(next.edges);
@@ -387,20 +469,103 @@ export function createGraphView(
       }
       rec.edge = e;
       rec.lane = lanes.get(e.id);
-      efrag.append(rec.g);
-      lfrag.append(rec.label);
+      if (!rec.g.isConnected) {
+        // a new edge; the others stay where they are (their order draws nothing differently)
+        efrag.append(rec.g);
+        lfrag.append(rec.label);
+      }
       add(incident, e.from, e.id);
       add(incident, e.to, e.id);
       routeEdge(rec);
     }
     edgeLayer.append(efrag);
     labelLayer.append(lfrag);
+    drawFrames();
     currentEdge = null;
     setSelection(selection.filter((id) => nodeEls.has(id)));
     if (activeId && !nodeEls.has(activeId)) activeId = null;
     if (calloutFor && !nodeEls.has(calloutFor)) setCallout(null);
     hideDetail();
     scheduleMinimap();
+  }
+
+  // -- open calls ---------------------------------------------------------------------------
+
+  const FRAME_PAD = 14;
+  const FRAME_HEAD = 34; // room above the cards for the title (22 units tall at the compact level)
+
+  /** Outlines every open call around what is drawn inside it, with its title to close it. */
+  function drawFrames() {
+    const frames = graph?.frames || [];
+    frameLayer.replaceChildren(
+      ...frames.map((f) => {
+        const title = s("text", { class: "gp-frame-title" }, `${f.title} ✕`);
+        const head = s(
+          "g",
+          {
+            class: "gp-frame-close",
+            "data-testid": "close-call",
+            "data-id": f.id,
+            role: "button",
+            tabindex: "0",
+            "aria-label": `close ${f.title}: draw it as one box again`,
+          },
+          s("title", null, `${f.title}: click to draw this call as one box again`),
+          title,
+        );
+        const rect = s("rect", { class: "gp-frame-box", rx: 14 });
+        const g = s("g", { class: "gp-frame", "data-testid": "call-frame", "data-id": f.id }, rect, head);
+        g._frame = f;
+        return g;
+      }),
+    );
+    placeFrames();
+  }
+
+  // An open call's outline holds its cards and the outlines of the open calls inside it, so
+  // nested titles sit one above the other instead of on top of each other.
+  function placeFrames() {
+    const els = [...frameLayer.children];
+    const boxes = new Map(); // frame id -> its outline
+    const order = els.map((g) => g._frame).sort((p, q) => p.ids.length - q.ids.length); // inner first
+    for (const f of order) {
+      const inside = f.ids.map((id) => nodeEls.get(id)?.node).filter((n) => n && pos.has(n.id));
+      if (!inside.length) continue;
+      const b = bounds(inside, pos);
+      let box = {
+        x0: b.x - FRAME_PAD,
+        y0: b.y - FRAME_PAD - FRAME_HEAD,
+        x1: b.x + b.w + FRAME_PAD,
+        y1: b.y + b.h + FRAME_PAD,
+      };
+      for (const [id, o] of boxes) {
+        const inner = order.find((q) => q.id === id);
+        if (inner !== f && inner.ids.every((i) => f.ids.includes(i)))
+          box = {
+            x0: Math.min(box.x0, o.x0 - FRAME_PAD),
+            y0: Math.min(box.y0, o.y0 - FRAME_HEAD),
+            x1: Math.max(box.x1, o.x1 + FRAME_PAD),
+            y1: Math.max(box.y1, o.y1 + FRAME_PAD),
+          };
+      }
+      boxes.set(f.id, box);
+    }
+    for (const g of els) {
+      const box = boxes.get(g._frame.id);
+      if (!box) {
+        g.setAttribute("display", "none");
+        continue;
+      }
+      g.removeAttribute("display");
+      const rect = g.firstChild;
+      rect.setAttribute("x", box.x0.toFixed(1));
+      rect.setAttribute("y", box.y0.toFixed(1));
+      rect.setAttribute("width", (box.x1 - box.x0).toFixed(1));
+      rect.setAttribute("height", (box.y1 - box.y0).toFixed(1));
+      const text = g.querySelector("text");
+      text.setAttribute("x", (box.x0 + 12).toFixed(1));
+      text.setAttribute("y", (box.y0 + 26).toFixed(1));
+    }
   }
 
   function placeNode(rec) {
@@ -419,6 +584,9 @@ export function createGraphView(
     const pa = pos.get(e.from);
     const pb = pos.get(e.to);
     if (!a || !b || !pa || !pb) return;
+    const key = `${pa.x},${pa.y},${pb.x},${pb.y},${a.w},${a.h},${b.w},${b.h},${rec.lane?.lane},${rec.lane?.lanes},${vertical}`;
+    if (key === rec.routed) return; // its ends did not move
+    rec.routed = key;
     rec.curve = edgeCurve(pa, pb, a.w, a.h, b.w, b.h, rec.lane?.lane ?? 0, rec.lane?.lanes ?? 1, vertical);
     rec.path.setAttribute("d", rec.curve.d);
     placeLabel(rec);
@@ -682,6 +850,8 @@ export function createGraphView(
     const key = `${heatmaps ? "heat|" : ""}${text}`;
     if (key !== calloutKey) {
       calloutKey = key;
+      calloutHeat = heatmaps;
+      calloutSize = null; // estimated again for its new text
       callout.classList.toggle("heat", Boolean(heatmaps));
       if (heatmaps) drawHeatmaps(heatmaps, text);
       else callout.textContent = text;
@@ -738,14 +908,52 @@ export function createGraphView(
     );
   }
 
+  // The callout goes where it covers the least: beside its card (below, above, right, left),
+  // inside the canvas, clear of the canvas's own controls (legend, zoom buttons, minimap, banner)
+  // and of the other cards on screen. Nothing is measured while it moves: its size is estimated
+  // from its text (measuring forced a layout of every card, at every accumulation while playing
+  // and after every edit), and the controls' boxes are measured once per canvas size, in a frame
+  // of their own.
+  function measureControls() {
+    const r0 = container.getBoundingClientRect();
+    const boxes = [];
+    for (const el of container.children) {
+      if (el === surface || el === flight || el === detail || el === callout || !el.offsetParent) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width && r.height && getComputedStyle(el).position === "absolute")
+        boxes.push({ x0: r.left - r0.left, y0: r.top - r0.top, x1: r.right - r0.left, y1: r.bottom - r0.top });
+    }
+    return boxes;
+  }
+
   function placeCallout() {
     if (!calloutFor) return;
     const rec = nodeEls.get(calloutFor);
     const p = pos.get(calloutFor);
     if (!rec || !p) return;
-    const x = (p.x - rec.node.w / 2) * view.k + view.x;
-    const y = (p.y + rec.node.h / 2) * view.k + view.y + 6;
-    callout.style.transform = `translate(${Math.max(4, x).toFixed(0)}px, ${y.toFixed(0)}px)`;
+    if (!calloutSize) calloutSize = calloutBox(calloutKey, calloutHeat, size.w);
+    if (!calloutObstacles && !calloutMeasure)
+      calloutMeasure = requestAnimationFrame(() => {
+        calloutMeasure = 0;
+        calloutObstacles = measureControls();
+        placeCallout();
+      });
+    const screen = (q, n) => ({
+      x0: (q.x - n.w / 2) * view.k + view.x,
+      y0: (q.y - n.h / 2) * view.k + view.y,
+      x1: (q.x + n.w / 2) * view.k + view.x,
+      y1: (q.y + n.h / 2) * view.k + view.y,
+    });
+    const card = screen(p, rec.node);
+    const others = [];
+    for (const [id, r] of nodeEls) {
+      const q = pos.get(id);
+      if (id === calloutFor || !q) continue;
+      const b = screen(q, r.node);
+      if (b.x1 > 0 && b.y1 > 0 && b.x0 < size.w && b.y0 < size.h) others.push(b);
+    }
+    const { x: left, y: top } = bestCalloutSpot(card, calloutSize, size, others, calloutObstacles || []);
+    callout.style.transform = `translate(${left.toFixed(0)}px, ${top.toFixed(0)}px)`;
   }
 
   // -- detail on hover and focus ------------------------------------------------------------
@@ -1030,6 +1238,7 @@ export function createGraphView(
 
   function onPointerDown(ev) {
     if (ev.button !== 0) return;
+    if (ev.target.closest?.("[data-testid=close-call]")) return; // its click closes the call
     const nodeG = ev.target.closest?.("[data-testid=node]");
     const p = svgPoint(ev);
     if (nodeG) {
@@ -1067,6 +1276,7 @@ export function createGraphView(
       const rec = nodeEls.get(drag.id);
       placeNode(rec);
       for (const eid of incident.get(drag.id) || []) routeEdge(edgeEls.get(eid));
+      if (graph?.frames?.length) placeFrames();
       rec.g.classList.add("dragging");
     }
   }
@@ -1093,7 +1303,18 @@ export function createGraphView(
     zoomAt(Math.exp(-delta * 0.0015), p.x, p.y);
   }
 
+  function onFrameClick(ev) {
+    const head = ev.target.closest?.("[data-testid=close-call]");
+    if (head) onCloseCall?.(head.dataset.id);
+  }
+
   function onKey(ev) {
+    const head = ev.target.closest?.("[data-testid=close-call]");
+    if (head && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault();
+      onCloseCall?.(head.dataset.id);
+      return;
+    }
     const nodeG = ev.target.closest?.("[data-testid=node]");
     if (!nodeG) return;
     if (ev.key === "Enter" || ev.key === " ") {
@@ -1113,6 +1334,7 @@ export function createGraphView(
   surface.addEventListener("pointercancel", onPointerUp);
   surface.addEventListener("wheel", onWheel, { passive: false });
   surface.addEventListener("keydown", onKey);
+  surface.addEventListener("click", onFrameClick);
   surface.addEventListener("dblclick", onDblClick);
   const nodeIdAt = (ev) => ev.target.closest?.("[data-testid=node]")?.dataset.id ?? null;
   surface.addEventListener("pointerover", (ev) => {
@@ -1154,6 +1376,7 @@ export function createGraphView(
     destroy() {
       resizeObserver?.disconnect();
       cancelAnimationFrame(minimapFrame);
+      cancelAnimationFrame(calloutMeasure);
       surface.remove();
       flight.remove();
       detail.remove();

@@ -150,7 +150,8 @@ export function layoutEdges(ids, pairs) {
 }
 
 function dagrePositions(nodes, edges, opts) {
-  const g = new Graph({ multigraph: true });
+  const clusters = opts.clusters || [];
+  const g = new Graph({ multigraph: true, compound: clusters.length > 0 });
   g.setGraph({
     // a transposed call (direction TB) gives dagre transposed boxes, so it lays them out left to right too
     rankdir: "LR",
@@ -163,6 +164,7 @@ function dagrePositions(nodes, edges, opts) {
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) g.setNode(n.id, { width: n.w, height: n.h });
   const ids = new Set(nodes.map((n) => n.id));
+  setClusters(g, clusters, ids);
   const pairs = [];
   for (const e of edges) {
     const a = e.layoutFrom ?? e.from;
@@ -177,6 +179,28 @@ function dagrePositions(nodes, edges, opts) {
     out.set(n.id, { x: p.x, y: p.y });
   }
   return out;
+}
+
+/**
+ * Each cluster (`{id, ids}`: an open call and what is drawn inside it) becomes a dagre subgraph,
+ * so what a call made is laid out together and its outline holds nothing else. A cluster inside
+ * another (a call made by an open call) is a subgraph of the smallest cluster holding all of it.
+ */
+function setClusters(g, clusters, ids) {
+  const sets = clusters.map((c) => ({ key: `cluster:${c.id}`, ids: new Set(c.ids.filter((i) => ids.has(i))) }));
+  const live = sets.filter((c) => c.ids.size).sort((a, b) => b.ids.size - a.ids.size); // outer ones first
+  for (const c of live) g.setNode(c.key, {});
+  for (const [i, c] of live.entries()) {
+    // the smallest earlier cluster holding every id of this one
+    for (let j = i - 1; j >= 0; j--) {
+      if ([...c.ids].every((id) => live[j].ids.has(id))) {
+        g.setParent(c.key, live[j].key);
+        break;
+      }
+    }
+    // ids go to the innermost cluster: later (smaller) clusters overwrite earlier parents
+    for (const id of c.ids) g.setParent(id, c.key);
+  }
 }
 
 /**

@@ -179,6 +179,14 @@ export const CSS = String.raw`
 .gp-node.k-acc .gp-card { fill: #fff8f1; stroke: #f3c594; }
 .gp-node.k-group .gp-card { fill: #f4f0fb; stroke: #8d6cc9; stroke-width: 1.6; }
 .gp-node.k-group .gp-stripe { fill: #6b24a8; }
+/* an open call: an outline around what it made, its title closes it */
+.gp-frame-box { fill: rgba(141,108,201,0.06); stroke: #8d6cc9; stroke-width: 1.4; stroke-dasharray: 7 5; }
+.gp-frame-close { pointer-events: auto; cursor: pointer; }
+.gp-frame-title { font: 600 13px var(--gp-sans); fill: #5a1f8c; }
+.gp-lod-compact .gp-frame-title { font-size: 22px; }
+.gp-lod-dots .gp-frame-title { display: none; }
+.gp-frame-close:focus { outline: none; }
+.gp-frame-close:focus-visible .gp-frame-title { text-decoration: underline; }
 .gp-node.k-acc .gp-stripe { fill: var(--gp-leaf); }
 .gp-node.has-grad [data-testid=grad] { fill: var(--gp-grad); font-weight: 600; }
 .gp-node.ran .gp-card { stroke: #b98ee0; }
@@ -201,6 +209,9 @@ export const CSS = String.raw`
 .gp-mark-text { font: 600 10.5px var(--gp-sans); fill: #fff; }
 .gp-mark.gp-c .gp-mark-text { font: 700 22px var(--gp-sans); }
 .gp-mark.m-hook .gp-mark-tag { fill: #0b6e6b; }
+/* registered, not run yet: the same colour, drawn as an outline */
+.gp-mark.m-hook-waiting .gp-mark-tag { fill: #fff; stroke: #0b6e6b; stroke-width: 1.4; stroke-dasharray: 4 2; }
+.gp-mark.m-hook-waiting .gp-mark-text { fill: #0b6e6b; }
 .gp-mark.m-retain .gp-mark-tag { fill: #6b24a8; }
 .gp-mark.m-nograd .gp-mark-tag { fill: #5f6368; }
 .gp-mark.m-detach .gp-mark-tag { fill: #9a4a00; }
@@ -244,7 +255,7 @@ export const CSS = String.raw`
 .gp-detail span { color: var(--gp-muted); }
 .gp-detail-extra { color: var(--gp-grad); font-weight: 600; }
 .gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: min(340px, calc(100% - 16px)); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px var(--gp-mono); white-space: normal; overflow-wrap: anywhere; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
-.gp-callout.heat { pointer-events: auto; }
+.gp-callout.heat .gp-heat-cell { pointer-events: auto; } /* clicks elsewhere on it reach the card under it */
 .gp-heat-row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
 .gp-heat-grid { display: inline-grid; gap: 2px; }
 .gp-heat-cell { width: 14px; height: 14px; border-radius: 3px; cursor: help; }
@@ -353,6 +364,10 @@ export const CSS = String.raw`
   .gp-node.k-fn .gp-card { fill: #1c2633; stroke: #3d5a85; }
   .gp-node.k-acc .gp-card { fill: #2b2118; stroke: #8a5a2b; }
   .gp-node.k-group .gp-card { fill: #251f33; stroke: #8d6cc9; }
+  .gp-mark.m-hook-waiting .gp-mark-tag { fill: #1f242b; stroke: #7fd1c7; }
+  .gp-mark.m-hook-waiting .gp-mark-text { fill: #7fd1c7; }
+  .gp-frame-box { fill: rgba(141,108,201,0.08); }
+  .gp-frame-title { fill: #d2bdf5; }
   .gp-node.k-const .gp-card { fill: #1b1f24; }
   .gp-node.k-leaf .gp-title { fill: #f6ad6b; }
   .gp-node.running .gp-card { fill: #2e2a17; }

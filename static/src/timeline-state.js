@@ -219,7 +219,7 @@ function mergeSteps(timelineIndex, state, changes) {
     for (const [id, rec] of Object.entries(st)) {
       if (!state.t.has(id)) continue;
       const patch = {};
-      for (const k of ["version", "grad", "requires_grad", "is_leaf", "retains_grad", "value"]) {
+      for (const k of ["version", "grad", "requires_grad", "is_leaf", "retains_grad", "value", "hooks"]) {
         if (k in rec) patch[k] = rec[k];
       }
       if ("grad_fn" in rec) {

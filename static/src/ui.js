@@ -132,7 +132,7 @@ export function mountPlayground(el, host, options = {}) {
   const positions = new Map(); // drawn node id -> centre; ids are unique across both views
   const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
-  const openCalls = new Set(); // module calls drawn open (scope ids); the others are one box each
+  const openCalls = new Set(); // calls drawn open (scope ids); the others are one box each
   let autoFit = true; // until the person pans or zooms, a resize refits
   let pending = emptyChanges(); // what changed since the last frame was drawn
   let hello = null;
@@ -243,14 +243,14 @@ export function mountPlayground(el, host, options = {}) {
     },
     "→",
   );
-  // shown while a module call is drawn open: draws every call as one box again
+  // shown while a call is drawn open: draws every call as one box again
   const closeCallsBtn = h(
     "button",
     {
       type: "button",
       class: "gp-btn",
       "data-testid": "close-calls",
-      title: "Draw each module call as one box again",
+      title: "Draw each function and module call as one box again",
       hidden: true,
       onclick: () => openCall(null),
     },
@@ -360,6 +360,7 @@ export function mountPlayground(el, host, options = {}) {
       else setSelection(toggleSelection(viewState.selection, id, additive));
     },
     onBackground: () => setSelection([]),
+    onCloseCall: (scopeId) => openCall(scopeId, { close: true }),
     onNodeMoved: () => {
       autoFit = false;
     },
@@ -801,7 +802,10 @@ export function mountPlayground(el, host, options = {}) {
     }
     directionBtn.dataset.direction = layout.direction;
     directionBtn.textContent = layout.direction === "TB" ? "↓" : "→";
-    const placed = layoutPositions(graph.nodes, graph.edges, positions, { direction: layout.direction });
+    const placed = layoutPositions(graph.nodes, graph.edges, positions, {
+      direction: layout.direction,
+      clusters: graph.frames,
+    });
     for (const [id, centre] of placed) {
       positions.set(id, centre);
       rolePositions.set(roleOf(id), centre);
@@ -817,12 +821,19 @@ export function mountPlayground(el, host, options = {}) {
     return added;
   }
 
-  /** Opens a module call's box (or, with null, closes every open call): its inside drawn anew. */
-  function openCall(scopeId) {
-    if (scopeId) openCalls.add(scopeId);
-    else openCalls.clear();
+  /**
+   * Opens a call's box (with `close`, draws it as one box again; with null, closes every open
+   * call): its inside drawn anew.
+   */
+  function openCall(scopeId, { close = false } = {}) {
+    if (!scopeId) openCalls.clear();
+    else if (close) openCalls.delete(scopeId);
+    else openCalls.add(scopeId);
     closeCallsBtn.hidden = !openCalls.size;
-    rebuildGraph();
+    // laid out anew, so each open call's cards sit together inside its outline
+    positions.clear();
+    rolePositions.clear();
+    rebuildGraph({ fit: true });
     viewState.selection = existingIds(shown.graph, viewState.selection);
     graphView.setSelection(viewState.selection);
     pending = emptyChanges();
@@ -894,8 +905,9 @@ export function mountPlayground(el, host, options = {}) {
         /* a sandboxed frame may refuse; the link still works from the Share button */
       }
     };
-    if (now) write();
-    else timers.hash = setTimeout(write, 250);
+    // even "now" is after the current task: replaceState with a long address took 15-20 ms,
+    // which a reply's drawing need not wait for
+    timers.hash = setTimeout(write, now ? 0 : 250);
   }
 
   async function share() {

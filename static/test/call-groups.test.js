@@ -56,3 +56,49 @@ test("a timeline without scopes (version 1) draws no boxes", () => {
   const timelineIndex = buildIndex(timeline("seed"));
   assert.deepEqual(buildGraph(timelineIndex, "tensors").groups, []);
 });
+
+// The program's own functions (`calls` fixture): energy(a, b, scale) calls poly(t); Net.forward runs inside Net's call.
+const calls = () => buildIndex(timeline("calls"));
+const boxTitles = (timelineIndex, g) =>
+  g.nodes
+    .filter((n) => n.kind === "group")
+    .map((n) => nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), n).title);
+
+test("a function call is one box too, named with what it was given; a module's forward is not a second box", () => {
+  const timelineIndex = calls();
+  const g = buildGraph(timelineIndex, "tensors");
+  assert.deepEqual(boxTitles(timelineIndex, g), ["energy(x, b, 0.5)", "Net(x)"]);
+  const drawn = names(timelineIndex, g);
+  // Net.__init__ made the parameters, but they are used outside it: they stay, and it is no box
+  assert.ok(drawn.includes("net.l1.weight") && drawn.includes("net.l1.bias"));
+  const energy = g.nodes.find((n) => n.id === "g:c2");
+  const display = nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), energy);
+  assert.match(display.gradFn, /^function call, line 18$/);
+  assert.equal(display.value, "x, b, 0.5");
+});
+
+test("a nested call is a box inside its opened caller, and the caller's outline lists what is drawn in it", () => {
+  const timelineIndex = calls();
+  const open = buildGraph(timelineIndex, "tensors", { expanded: new Set(["c2"]) });
+  assert.deepEqual(boxTitles(timelineIndex, open), ["poly(x)", "Net(x)"]);
+  assert.equal(open.frames.length, 1);
+  assert.equal(open.frames[0].title, "energy(x, b, 0.5)");
+  assert.ok(open.frames[0].ids.includes("g:c3"), "the closed inner call's box is inside the outline");
+  const both = buildGraph(timelineIndex, "tensors", { expanded: new Set(["c2", "c3"]) });
+  assert.deepEqual(
+    both.frames.map((f) => f.title),
+    ["energy(x, b, 0.5)", "poly(x)"],
+  );
+  assert.deepEqual(buildGraph(timelineIndex, "tensors").frames, [], "no outline while every call is closed");
+});
+
+test("a closed call's box runs while any call inside it runs", () => {
+  const timelineIndex = calls();
+  const g = buildGraph(timelineIndex, "tensors");
+  const energy = g.nodes.find((n) => n.id === "g:c2");
+  const poly = timelineIndex.timeline.scopes.find((sc) => sc.name === "poly");
+  const inner = new Set(poly.nodes);
+  const at = timelineIndex.events.findIndex((ev) => ev.event === "node_begin" && inner.has(ev.node)) + 1;
+  assert.ok(at > 0);
+  assert.equal(nodeDisplay(timelineIndex, stateAt(timelineIndex, at), energy).running, true);
+});

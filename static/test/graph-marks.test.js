@@ -29,11 +29,15 @@ test("each mark is on the tensor where it happens, at the end of the run", () =>
   assert.deepEqual(kinds(byName.get("z")), ["nan"]);
 });
 
-test("a hook's mark appears only once the hook ran, and the gradient's origin once it was sent", () => {
+test("a hook is marked where it was registered, then with what it did once it ran; the gradient's origin once it was sent", () => {
   const { timelineIndex } = cards("tensors");
+  const registered = timelineIndex.steps.findIndex((st) => st.text.includes("register_hook"));
+  assert.deepEqual(kinds(cards("tensors", timelineIndex.stepEnd[registered]).byName.get("x")), ["hook-waiting"]);
   const hookAt = timelineIndex.events.findIndex((ev) => ev.event === "hook");
   const before = cards("tensors", hookAt).byName;
-  assert.deepEqual(kinds(before.get("x")), []);
+  assert.deepEqual(kinds(before.get("x")), ["hook-waiting"]);
+  assert.match(before.get("x").marks[0].text, /a hook will run when its gradient is computed/);
+  assert.deepEqual(kinds(cards("tensors", hookAt + 1).byName.get("x")), ["hook"]);
   assert.deepEqual(kinds(before.get("e")), ["nan-origin", "nan-grad-origin"]);
   const bw = timelineIndex.events.findIndex((ev) => ev.event === "backward_begin");
   assert.deepEqual(kinds(cards("tensors", bw).byName.get("e")), ["nan-origin"]);

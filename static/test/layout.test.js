@@ -154,3 +154,24 @@ test("a chain (one node per rank) is placed exactly where dagre's own ordering p
     for (const n of nodes) assert.deepEqual(p.get(n.id), { x: g.node(n.id).x, y: g.node(n.id).y }, n.id);
   }
 });
+
+test("an open call's cards are laid out together: no other card inside its outline, either direction", () => {
+  const timelineIndex = buildIndex(timeline("calls"));
+  const g = buildGraph(timelineIndex, "tensors", { expanded: new Set(["c2", "c3", "c4"]) });
+  assert.equal(g.frames.length, 3);
+  for (const direction of ["LR", "TB"]) {
+    const pos = layoutPositions(g.nodes, g.edges, new Map(), { direction, clusters: g.frames });
+    for (const f of g.frames) {
+      const b = bounds(
+        g.nodes.filter((n) => f.ids.includes(n.id)),
+        pos,
+      );
+      const inside = g.nodes.filter((n) => {
+        if (f.ids.includes(n.id)) return false;
+        const p = pos.get(n.id);
+        return p.x + n.w / 2 > b.x && p.x - n.w / 2 < b.x + b.w && p.y + n.h / 2 > b.y && p.y - n.h / 2 < b.y + b.h;
+      });
+      assert.deepEqual(inside, [], `${direction} ${f.title}`);
+    }
+  }
+});

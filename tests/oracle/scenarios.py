@@ -24,6 +24,7 @@ import inspect
 from tests.oracle import (
     scenarios_autograd_api,
     scenarios_conv,
+    scenarios_misc,
     scenarios_nn,
     scenarios_numerics,
     scenarios_pointwise,
@@ -3835,3 +3836,4 @@ SCENARIOS.update(scenarios_shape.SCENARIOS)
 SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
 SCENARIOS.update(scenarios_numerics.SCENARIOS)
+SCENARIOS.update(scenarios_misc.SCENARIOS)

@@ -221,7 +221,8 @@ def nan_to_num(d: Draw):
 
 # -- reductions and scans ---------------------------------------------------------------------
 
-def reduce(name, dims_tuple=True, dtypes=DTYPES, full=True, keep=True, extra=None):
+def reduce(name, dims_tuple=True, dtypes=DTYPES, full=True, keep=True, extra=None,
+           empty_dims=True):
     """name(), name(dim), name(dims) with keepdim, as the op takes them."""
     def draw(d: Draw):
         t = d.tensor(dtype=d.dtype(dtypes))
@@ -230,6 +231,8 @@ def reduce(name, dims_tuple=True, dtypes=DTYPES, full=True, keep=True, extra=Non
         if full and d.chance(0.25):
             return _call(d, name, [t], kwargs)
         dim = d.dims(nd) if dims_tuple and d.chance(0.3) else d.dim(nd)
+        if not empty_dims and dim == {"tuple": []}:
+            dim = None
         if keep:
             kwargs = _keep(d, kwargs)
         return _call(d, name, [t, dim], kwargs)
@@ -239,7 +242,9 @@ def reduce(name, dims_tuple=True, dtypes=DTYPES, full=True, keep=True, extra=Non
 def var_std(name):
     def extra(d: Draw):
         return d.pick(({}, {"unbiased": False}, {"correction": 0}, {"correction": 2}))
-    return reduce(name, dtypes=FLOATS, extra=extra)
+    # dims=() not: torch 2.13 reduces over every dim then, but its backward divides by
+    # 1 - correction instead of N - correction (docs/semantics.md, known differences)
+    return reduce(name, dtypes=FLOATS, extra=extra, empty_dims=False)
 
 
 def norm(d: Draw):
@@ -827,7 +832,7 @@ OPS = {
     "pow_operator": (operator("pow"), LAST_BIT),
     "eq": (binary("eq"), EXACT), "ne": (binary("ne"), EXACT), "lt": (binary("lt"), EXACT),
     "le": (binary("le"), EXACT), "gt": (binary("gt"), EXACT), "ge": (binary("ge"), EXACT),
-    "where": (where, EXACT), "clamp": (clamp, EXACT), "lerp": (lerp, EXACT),
+    "where": (where, EXACT), "clamp": (clamp, EXACT), "lerp": (lerp, LAST_BIT),
     "equal": (binary("equal", scalar=False), EXACT),
     "isclose": (binary("isclose", dtypes=FLOATS, scalar=False), EXACT),
     "allclose": (binary("allclose", dtypes=FLOATS, scalar=False), EXACT),
