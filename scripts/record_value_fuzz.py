@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.value_fuzz.catalogue import draw_example  # noqa: E402
+from tests.value_fuzz.catalogue import REGRESSIONS, draw_example  # noqa: E402
 from tests.value_fuzz.outcome import run  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "value_fuzz.json"
@@ -29,8 +29,8 @@ COUNT = 1500
 
 def record(torch, count: int) -> dict:
     cases = []
-    for seed in range(count):
-        example = draw_example(seed)
+    for seed, op in [(seed, None) for seed in range(count)] + REGRESSIONS:
+        example = draw_example(seed, op)
         cases.append({"example": example, "torch": run(example, torch)})
     return {"torch": torch.__version__, "cases": cases}
 

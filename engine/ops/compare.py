@@ -75,10 +75,10 @@ class Where(Function):
     def backward(self, grad):
         sa, sb = self.shapes
         (cond,) = self.saved_tensors
-        zero = grad * 0
+        # torch's where(condition, grad, 0): +0.0 on the side not taken, whatever grad is
         return (None,
-                sum_to(where(cond, grad, zero), sa) if self.needs(1) else None,
-                sum_to(where(cond, zero, grad), sb) if self.needs(2) else None)
+                sum_to(where(cond, grad, 0.0), sa) if self.needs(1) else None,
+                sum_to(where(cond, 0.0, grad), sb) if self.needs(2) else None)
 
 
 @export(palette={"code": "torch.where({0} > 0, {0}, {1})", "arity": 2, "group": "select",

@@ -367,6 +367,13 @@ class ClampTensor(Function):
 
     def backward(self, grad):
         a, *bounds = self.saved_tensors
+        if len(bounds) == 2:
+            # torch's clamp_backward_min_max: where min > max the result is max, so max gets
+            # the gradient there and min none
+            lo, hi = bounds
+            return (where((a >= lo) & (a <= hi), grad, 0.0),
+                    where((a < lo) & (lo < hi), grad, 0.0),
+                    where((a > hi) | (hi < lo), grad, 0.0))
         keep = None
         grads = []
         for kind, b in zip(self.which, bounds):

@@ -902,10 +902,19 @@ OPS = {
 
 
 def draw_example(seed: int, op: str | None = None) -> dict:
-    """The example of ``seed`` (its op drawn too, unless given)."""
+    """The example of ``seed`` (its op drawn too, unless given: then the example says so)."""
     d = Draw(seed)
     name = op or d.pick(sorted(OPS))
     example = OPS[name][0](d)
     example["op"] = name
     example["seed"] = seed
+    if op:
+        example["drawn_for"] = op
     return example
+
+
+# Examples that found a bug after the fixed range was recorded (seed, op or None), kept as
+# regression cases: clamp with min > max, where's +0.0, softmax of +inf, logsumexp of nothing,
+# trace of a tall matrix, var's degrees of freedom along a dim.
+REGRESSIONS = [(100064, None), (100601, None), (101429, None), (1802, None), (2795, None),
+               (40016, "trace"), (40086, "trace"), (30121, "var")]
