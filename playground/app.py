@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 
 import panel as pn
@@ -38,8 +39,9 @@ if not __package__:
     __package__ = Path(__file__).resolve().parent.name
 
 from .assets import site_dir, ui_bundle  # noqa: E402
-from .host import Host, encode_reply, internal_error, read_request  # noqa: E402
+from .host import Host, internal_error, read_request  # noqa: E402
 from .pool import SessionState, WorkerPool, shared_pool  # noqa: E402
+from .server_memory import session_closed  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
 
@@ -81,8 +83,10 @@ class Playground(pn.custom.JSComponent):
         self._pool = pool  # answers in worker processes: a served app (see _worker_pool)
         self._state = SessionState()  # this session's state while the pool answers
         self._turn: asyncio.Lock | None = None  # one request of this session in the pool at a time
-        if pool is None and _served():
-            shared_pool()  # start the workers now, while the page loads
+        if _served():
+            if pool is None:
+                shared_pool()  # start the workers now, while the page loads
+            pn.state.on_session_destroyed(session_closed)
 
     def _worker_pool(self) -> WorkerPool | None:
         if self._pool is None and _served():
@@ -126,6 +130,7 @@ class Playground(pn.custom.JSComponent):
     def answer(self, data) -> str:
         """One request (JSON text or a dict) -> its reply as JSON text, answered in this process
         (or, when the component has a pool, by the pool: this call then waits). Never raises."""
+        start = time.perf_counter()  # the request's time limit counts from its arrival
         request, refused = read_request(data)
         if refused is not None:
             return json.dumps(refused)
@@ -133,7 +138,7 @@ class Playground(pn.custom.JSComponent):
             answer = self._pool.answer(json.dumps(request, separators=(",", ":")), self._state)
             self._state = answer.state
             return answer.reply
-        return encode_reply(self._host.handle(request))
+        return self._host.answer(request, start)
 
 
 def _served() -> bool:

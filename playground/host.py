@@ -1,9 +1,17 @@
 """The engine host: answers the UI's JSON requests (docs/host-protocol.md), the same in both hosts.
 
-The Panel app calls `Host.handle` for each message from its browser session; the in-browser
-worker calls it for each message from the page. A host holds one session's state (the current
-program and its last timeline, so node ids stay stable across edits) and never raises: anything
-wrong with a request comes back as an `error` reply and the session goes on.
+The Panel app calls `Host.answer` for each message from its browser session; the in-browser
+worker calls it (through `handle_json`) for each message from the page. A host holds one
+session's state (the current program and what the next run needs of its last timeline, so node
+ids stay stable across edits) and never raises: anything wrong with a request comes back as an
+`error` reply and the session goes on.
+
+A request's whole answer, from its arrival to its last byte of JSON, fits the program's time
+limit (`Limits.max_seconds`), give or take the last engine op's overshoot: the run stops early
+enough to leave time for recording and encoding what it made (`playground.recorder` reserves it
+as events are recorded, FINISH_RESERVE_FRACTION of the limit besides), and the reply is encoded
+in pieces, each checked against the deadline (or, after a run that overshot, the time it
+reserved) and the size cap (`MAX_REPLY_CHARS`).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import time
 
 from ._engine import engine
 from .limits import Limits, default_limits
+from .recorder import RESERVE_SECONDS_PER_EVENT
 from .session import FORMAT_VERSION as TIMELINE_VERSION
 from .session import run_program
 from .share import VERSION as SHARE_VERSION
@@ -25,7 +34,7 @@ from .share import ShareError, decode, encode
 # compiles every module it imports from source before its first answer.
 
 __all__ = ["Host", "PROTOCOL_VERSION", "MAX_REQUEST_CHARS", "MAX_REQUEST_DEPTH", "MAX_REPLY_CHARS",
-           "handle_json", "read_request", "internal_error"]
+           "handle_json", "read_request", "internal_error", "encode_reply", "ReplyRefused"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +50,12 @@ MAX_REQUEST_ITEMS = 10_000  # values in one request, all levels together
 # A reply larger than this is refused with a `limit` error instead of being sent: it is a
 # timeline no screen can show, and the bytes would cost every layer below the UI.
 MAX_REPLY_CHARS = 50_000_000
+# Of a request's time limit, what a run leaves for finishing its recording and encoding the reply
+# beyond what the recorder reserves per event (playground.recorder.RESERVE_SECONDS_PER_EVENT).
+# The engine checks the deadline between ops, so the run may end one op late (a matrix product
+# as large as `max_matmul_work` allows: tens of milliseconds on a server core): the reply may
+# take the same fraction past the time limit before it is refused.
+FINISH_RESERVE_FRACTION = 0.1
 
 _REQUEST_FIELDS = {
     "hello": {},
@@ -92,16 +107,45 @@ class Host:
     def __init__(self, limits: Limits | None = None):
         self.limits = limits or default_limits()
         self.program: str | None = None
-        self.timeline: dict | None = None
+        # what the next run needs of the last timeline: its version and statements, whose id
+        # bases an edited program keeps (playground.stable_ids); the rest of it is the UI's
+        self.previous: dict | None = None
+        self._deadline: float | None = None  # the request's, while one is answered
 
-    # -- entry point -----------------------------------------------------------------------------
+    # -- entry points ----------------------------------------------------------------------------
 
-    def handle(self, request) -> dict:
+    def answer(self, request, start: float | None = None) -> str:
+        """One request (already read: `read_request`) -> its reply as JSON text, all of it within
+        the request's time limit counted from `start` (a time.perf_counter(), the request's
+        arrival; default now). A reply that cannot be encoded in time or in size is refused
+        with a `limit` error, and the session keeps the state it had before the request (the UI
+        never saw the run). Never raises."""
+        start = time.perf_counter() if start is None else start
+        program, previous = self.program, self.previous
+        reply = self.handle(request, start)
+        seconds = self.limits.max_seconds
+        # The reply gets the time limit, and at least the time the run reserved for it (a run
+        # that ended one op past its deadline still gets its reply encoded; one that took more
+        # than its share to encode does not).
+        deadline = max(start + seconds * (1 + FINISH_RESERVE_FRACTION),
+                       time.perf_counter() + _reserved_seconds(reply, seconds))
+        try:
+            return encode_reply(reply, deadline=deadline, seconds=seconds)
+        except ReplyRefused as refused:
+            self.program, self.previous = program, previous
+            return json.dumps({"type": "error", "id": reply.get("id"),
+                               "seconds": round(time.perf_counter() - start, 6),
+                               "error": refused.error})
+
+    def handle(self, request, start: float | None = None) -> dict:
+        """One request -> its reply, a JSON-able dict (`answer` encodes it). `start`: as for
+        `answer`; the run in it stops in time for the reply to be encoded by the deadline."""
         rid = request.get("id") if isinstance(request, dict) else None
         if not isinstance(rid, (int, str)) or isinstance(rid, bool):
             rid = None
-        start = time.perf_counter()
-        program, timeline = self.program, self.timeline
+        start = time.perf_counter() if start is None else start
+        self._deadline = start + self.limits.max_seconds
+        program, previous = self.program, self.previous
         try:
             _check_shape(request)
             kind = self._check(request)
@@ -109,12 +153,14 @@ class Host:
         except _BadRequest as e:
             reply = {"type": "error", "error": {"kind": e.kind, "message": e.message, **e.extra}}
         except MemoryError:  # the host ran out of memory: a limit of the host, not a bug
-            self.program, self.timeline = program, timeline
+            self.program, self.previous = program, previous
             reply = {"type": "error", "error": {"kind": "limit", "message": (
                 "the request needed more memory than this host has; it was stopped")}}
         except Exception:  # a bug in the host: log it, keep the session alive
-            self.program, self.timeline = program, timeline
+            self.program, self.previous = program, previous
             reply = {"type": "error", "error": internal_error("answering a request")}
+        finally:
+            self._deadline = None
         reply["id"] = rid
         reply["seconds"] = round(time.perf_counter() - start, 6)
         return reply
@@ -205,19 +251,22 @@ class Host:
                 token = encode(program)
             except ShareError:
                 token = None
-        previous = None if fresh else self.timeline
+        previous = None if fresh else self.previous
+        deadline = None
+        if self._deadline is not None:  # the run leaves time to finish and encode the reply
+            deadline = self._deadline - FINISH_RESERVE_FRACTION * self.limits.max_seconds
         # Each run sees what a fresh torch process would: its own default generator (seeded from
         # the system, as torch seeds one) and no once-only warning given yet, whatever runs of
         # this or any other session did before in this process.
         with engine.fresh_state():
             timeline = run_program(program, previous=previous, limits=self.limits,
-                                   detail=detail)
+                                   detail=detail, deadline=deadline)
         _hide_recorder_failures(timeline)
         self.program = program
         # A program that does not parse (half-typed) has no statements to carry ids over from:
         # keep the last one that did, so the next edit keeps its nodes' ids and places.
-        if timeline["statements"] or self.timeline is None or fresh:
-            self.timeline = timeline
+        if timeline["statements"] or self.previous is None or fresh:
+            self.previous = {"version": timeline["version"], "statements": timeline["statements"]}
         return {"type": "result", "program": program, "timeline": timeline, "token": token}
 
 
@@ -341,34 +390,96 @@ def read_request(data):
     return data, None
 
 
-def encode_reply(reply: dict) -> str:
-    """A reply as JSON text, or a `limit`/`internal` error in its place when it cannot be sent."""
+def _reserved_seconds(reply: dict, seconds: float) -> float:
+    """The time a run reserved for finishing and encoding its reply (playground.recorder)."""
+    timeline = reply.get("timeline")
+    records = 0
+    if isinstance(timeline, dict):
+        records = timeline.get("stats", {}).get("events", 0) + len(timeline.get("scopes", ()))
+    return FINISH_RESERVE_FRACTION * seconds + records * RESERVE_SECONDS_PER_EVENT
+
+
+class ReplyRefused(Exception):
+    """A reply that may not be sent: `error` is the `error` of the reply sent in its place."""
+
+    def __init__(self, error: dict):
+        super().__init__(error["message"])
+        self.error = error
+
+
+# Encoding in pieces: dicts and short lists this many levels down are walked (a reply, its
+# timeline, the steps, a step, its events), long lists are encoded in slices of _SLICE items at
+# C speed, and anything deeper whole; the deadline and the size are checked between pieces.
+_WALK_DEPTH = 6
+_SLICE = 64
+_dumps = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+
+
+def _pieces(value, depth: int):
+    """The JSON text of `value` in pieces, exactly as `_dumps(value)` (keys must be strings)."""
+    if depth and isinstance(value, dict) and all(type(k) is str for k in value):
+        yield "{"
+        comma = ""
+        for key, item in value.items():
+            yield comma + _dumps(key) + ":"
+            comma = ","
+            yield from _pieces(item, depth - 1)
+        yield "}"
+    elif depth and isinstance(value, list):
+        yield "["
+        if len(value) > _SLICE:
+            for i in range(0, len(value), _SLICE):
+                yield ("," if i else "") + _dumps(value[i:i + _SLICE])[1:-1]
+        else:
+            for i, item in enumerate(value):
+                if i:
+                    yield ","
+                yield from _pieces(item, depth - 1)
+        yield "]"
+    else:
+        yield _dumps(value)
+
+
+def encode_reply(reply: dict, deadline: float | None = None, seconds: float | None = None) -> str:
+    """A reply as JSON text. Raises ReplyRefused with a `limit` error when the text grows past
+    MAX_REPLY_CHARS or time.perf_counter() passes `deadline` (the request's time limit,
+    `seconds` long) before it is done; with an `internal` error when it is not JSON-able."""
+    pieces, size = [], 0
+    clock = time.perf_counter
     try:
-        text = json.dumps(reply, allow_nan=False, separators=(",", ":"))
+        for piece in _pieces(reply, _WALK_DEPTH):
+            pieces.append(piece)
+            size += len(piece)
+            if size > MAX_REPLY_CHARS:
+                raise ReplyRefused({"kind": "limit", "limit": "max_reply_chars", "message": (
+                    f"the answer to this request would be more than {MAX_REPLY_CHARS:,} "
+                    "characters of JSON, more than a reply may carry; it was not sent (a long "
+                    "loop records every step it keeps: loop fewer times)")})
+            if deadline is not None and clock() > deadline:
+                raise ReplyRefused({"kind": "limit", "limit": "max_seconds", "message": (
+                    f"the answer to this request took longer than {seconds:g} seconds (the time "
+                    "limit) to prepare: the run recorded more than could be sent in time, and "
+                    "it was not sent (record less: fewer steps, smaller loops)")})
+        return "".join(pieces)
     except MemoryError:
-        text = None
+        pieces = None
+        raise ReplyRefused({"kind": "limit", "limit": "max_reply_chars", "message": (
+            "the answer to this request needed more memory than this host has; it was "
+            "not sent")}) from None
     except (ValueError, TypeError, RecursionError):
-        reply = {"type": "error", "id": reply.get("id"), "seconds": reply.get("seconds", 0),
-                 "error": internal_error("encoding a reply")}
-        return json.dumps(reply)
-    if text is None or len(text) > MAX_REPLY_CHARS:
-        size = "more" if text is None else f"{len(text) / 1e6:,.0f} MB"
-        return json.dumps({"type": "error", "id": reply.get("id"), "seconds": reply.get("seconds", 0),
-                           "error": {"kind": "limit", "message": (
-                               f"the answer to this request would be {size} of JSON, more than "
-                               f"the {MAX_REPLY_CHARS // 1_000_000} MB a reply may carry; it was "
-                               "not sent (a long loop records every step: loop fewer times)")}})
-    return text
+        raise ReplyRefused(internal_error("encoding a reply")) from None
 
 
 def handle_json(host: Host, text: str) -> str:
     """One request as JSON text -> its reply as JSON text (the in-browser worker's entry, and
-    the server's worker processes'). Never raises."""
+    the server's worker processes'), within the request's time limit from this call on (reading
+    the request counts). Never raises."""
+    start = time.perf_counter()
     if not isinstance(text, str):
         request, reply = None, {"type": "error", "id": None, "seconds": 0,
                                 "error": {"kind": "protocol", "message": "a request is JSON text"}}
     else:
         request, reply = read_request(text)
     if reply is None:
-        reply = host.handle(request)
-    return encode_reply(reply)
+        return host.answer(request, start)
+    return json.dumps(reply)

@@ -70,11 +70,17 @@ class Budget(engine.budget.Budget):
     """Counts what a run uses: executed statements, wall time, live tensor elements, live graph
     nodes. Live counts are kept with weak references, so freed tensors give their share back.
     The engine checks the same budget (deadline, one tensor's elements, one product's work,
-    rows made one by one) where it does the work, while the budget is enforced (`enforce()`)."""
+    rows made one by one) where it does the work, while the budget is enforced (`enforce()`).
 
-    def __init__(self, limits: Limits):
+    deadline: a time.perf_counter() by which the run must stop, when that comes before its own
+    `max_seconds` (a host's request started earlier, and keeps time to record and send the run).
+    """
+
+    def __init__(self, limits: Limits, deadline: float | None = None):
         super().__init__(limits.max_seconds, limits.max_tensor_elements,
                          limits.max_matmul_work, max_tensor_rows(limits))
+        if deadline is not None:
+            self.deadline = min(self.deadline, deadline)
         self.limits = limits
         self.executed = 0
         self.live_elements = 0
@@ -85,6 +91,10 @@ class Budget(engine.budget.Budget):
 
     def check_time(self) -> None:
         self.tick()
+
+    def reserve(self, seconds: float) -> None:
+        """Stop the run `seconds` earlier: time kept for recording and sending what it made."""
+        self.deadline -= seconds
 
     def count_statement(self) -> None:
         self.executed += 1

@@ -12,9 +12,10 @@ request to this pool:
   editing, recording and encoding) gets its worker killed, not waited for, and is answered with
   a `limit` error; so is a request whose worker dies (out of memory). The pool starts a new
   worker in the killed one's place.
-- Workers hold no session. A `SessionState` (the program and the JSON text of its last
-  timeline) lives with the session in the server and travels with each request; only an answer
-  that arrives replaces it, so a killed run leaves the session's last good state as it was.
+- Workers hold no session. A `SessionState` (the program, and the statements of its last
+  timeline whose ids an edit keeps, as JSON text: a few KB, never the timeline itself) lives
+  with the session in the server and travels with each request; only an answer that arrives
+  replaces it, so a killed run leaves the session's last good state as it was.
 
 Frames between the server and a worker: a count, then each part as a length and UTF-8 text (a
 length of all ones is `None`).
@@ -97,27 +98,66 @@ def read_frame(inp) -> list | None:
 
 
 class _DeadlineReader:
-    """Reads a frame from a worker's stdout, giving up at a deadline (time.monotonic())."""
+    """Reads a frame from a worker's stdout, giving up at a deadline (time.monotonic()); calls
+    `slow()` once if the frame has not come by `slow_at`."""
 
-    def __init__(self, fd: int, deadline: float):
+    def __init__(self, fd: int, deadline: float, slow_at: float | None = None, slow=None):
         self.fd = fd
         self.deadline = deadline
+        self.slow_at = slow_at
+        self.slow = slow
 
     def read(self, n: int) -> bytes:
-        left = self.deadline - time.monotonic()
-        if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-            raise TimeoutError
-        return os.read(self.fd, min(n, 1 << 20))
+        while True:
+            now = time.monotonic()
+            left = self.deadline - now
+            if left <= 0:
+                raise TimeoutError
+            if self.slow is not None and now >= self.slow_at:
+                slow, self.slow = self.slow, None
+                slow()
+            wait = left if self.slow is None else min(left, self.slow_at - now)
+            if select.select([self.fd], [], [], wait)[0]:
+                return os.read(self.fd, min(n, 1 << 20))
+
+
+# A request still running after this long is a long one: its worker's CPU priority is lowered
+# (nice 10, for the process and its autogroup), so that on a busy machine the other sessions'
+# short requests (tens of milliseconds) go first and a program that uses its whole time limit
+# slows nobody else down. Its worker gets its priority back when it answers, or, where raising
+# a priority again is not permitted (an unprivileged server), is replaced by a new worker.
+SLOW_SECONDS = 0.5
+SLOW_NICE = 10
+
+
+def _set_nice(pid: int, nice: int) -> bool:
+    """Set a worker's CPU priority, and its autogroup's (each worker is its own session, so its
+    own autogroup where the kernel groups by session). False if not permitted."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, nice)
+    except PermissionError:
+        return False
+    except (OSError, AttributeError):  # gone, or no such call here: nothing to lower
+        return True
+    try:
+        with open(f"/proc/{pid}/autogroup", "w") as f:
+            f.write(str(nice))
+    except PermissionError:
+        return False
+    except OSError:  # no autogroups here
+        pass
+    return True
 
 
 # -- what the pool answers ---------------------------------------------------------------------
 
 @dataclass
 class SessionState:
-    """What one session keeps between requests: its program and its last timeline (JSON text)."""
+    """What one session keeps between requests: its program, and what the next run needs of its
+    last timeline (`Host.previous`, as JSON text)."""
 
     program: str | None = None
-    timeline_json: str | None = None
+    previous_json: str | None = None
 
 
 @dataclass
@@ -234,9 +274,15 @@ class WorkerPool:
     def _run(self, slot: int, request_text: str, state: SessionState) -> Answer:
         worker = self._workers[slot]
         start = time.monotonic()
+        lowered = []
+
+        def slow():
+            lowered.append(_set_nice(worker.proc.pid, SLOW_NICE))
+
         try:
-            write_frame(worker.proc.stdin, [request_text, state.program, state.timeline_json])
-            frame = read_frame(_DeadlineReader(worker.proc.stdout.fileno(), start + self.seconds))
+            write_frame(worker.proc.stdin, [request_text, state.program, state.previous_json])
+            frame = read_frame(_DeadlineReader(worker.proc.stdout.fileno(), start + self.seconds,
+                                               start + SLOW_SECONDS, slow))
         except TimeoutError:
             frame, why = None, "time"
         except (BrokenPipeError, OSError):
@@ -244,9 +290,12 @@ class WorkerPool:
         else:
             why = "died"
         if frame is not None:
-            reply, program, timeline_json, changed = frame
+            reply, program, previous_json, changed = frame
             if changed == "1":
-                state = SessionState(program, timeline_json)
+                state = SessionState(program, previous_json)
+            if lowered and not _set_nice(worker.proc.pid, 0):
+                worker.kill()  # a worker that cannot get its priority back is replaced
+                self._workers[slot] = None
             return Answer(reply, state)
         # The worker overran or died: kill it (a dead one is reaped), the slot starts another.
         self.killed += 1

@@ -2,8 +2,9 @@
 
 The server's pool starts this module as a child process and talks to it over its stdin and
 stdout in frames (`playground.pool.write_frame`). A worker holds no session: each job brings the
-session's state (its program and the JSON of its last timeline) with the request, and the answer
-carries the new state back, so a worker that is killed mid-run loses nothing a session needs.
+session's state (its program and, as JSON, what the next run needs of its last timeline: the
+statements whose ids an edit keeps) with the request, and the answer carries the new state back,
+so a worker that is killed mid-run loses nothing a session needs.
 
 The limits that the interpreter cannot enforce itself are the process's: its address space is
 capped (`resource.setrlimit`), and the pool kills it when a request overruns its wall-clock
@@ -38,15 +39,15 @@ def serve(inp, out) -> None:
         frame = read_frame(inp)
         if frame is None:  # the server closed our stdin: it is gone or shutting us down
             return
-        request, program, timeline_text = frame
+        request, program, previous_text = frame
         host = Host()
         host.program = program
-        previous = host.timeline = json.loads(timeline_text) if timeline_text else None
+        previous = host.previous = json.loads(previous_text) if previous_text else None
         reply = handle_json(host, request)
-        # Send the timeline back only when the session's state changed.
-        changed = host.timeline is not previous
-        state_text = json.dumps(host.timeline, allow_nan=False, separators=(",", ":")) \
-            if changed and host.timeline is not None else None
+        # Send the state back only when it changed.
+        changed = host.previous is not previous
+        state_text = json.dumps(host.previous, allow_nan=False, separators=(",", ":")) \
+            if changed and host.previous is not None else None
         write_frame(out, [reply, host.program, state_text, "1" if changed else "0"])
 
 

@@ -32,6 +32,12 @@ FORMAT_VERSION = 4
 MAX_SERIES_POINTS = 200_000  # values in all long loops' series together (more are dropped)
 DISPLAY_ELEMENTS = 64  # tensors up to this many elements are sent in full
 SUMMARY_FIRST = 8  # a summary shows this many leading elements (row-major)
+# A run's recording is finished and sent as JSON after the run, within the same time limit: every
+# RESERVE_EVERY events the run's deadline moves this much earlier per event, the time finishing and
+# encoding one event takes (5-10 us on an idle server core, several times that on a busy one or
+# in the browser; an event is ~150 bytes of JSON, most of it numbers).
+RESERVE_EVERY = 1024
+RESERVE_SECONDS_PER_EVENT = 30e-6
 _INF = float("inf")
 
 
@@ -276,8 +282,17 @@ class Recorder(Observer):
         self.steps.append(step)
 
     def emit(self, event: dict) -> None:
-        self.event_count += 1
         self.step["events"].append(event)
+        self.count_record()
+
+    def count_record(self) -> None:
+        """One more record in the timeline (an event, or a call scope): counted against the
+        timeline's budget, and the time it will take to send reserved from the run's."""
+        self.event_count += 1
+        if not self.event_count % RESERVE_EVERY:
+            budget = engine.budget.current()
+            if budget is not None and hasattr(budget, "reserve"):
+                budget.reserve(RESERVE_EVERY * RESERVE_SECONDS_PER_EVENT)
         if self.max_events is not None and self.event_count > self.max_events:
             self.max_events = None  # once: the error's own events still go in
             raise LimitExceeded("max_timeline_events", f"the timeline grew too large: more than "
@@ -503,6 +518,7 @@ class Recorder(Observer):
                  "tensors": [], "nodes": [], "returned": [], "ok": None}
         self.scopes.append(scope)
         self.open_scopes.append(scope)
+        self.count_record()  # a scope costs the timeline as much as an event or two
 
     @safe
     def call_end(self, value, ok: bool) -> None:

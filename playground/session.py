@@ -116,17 +116,19 @@ def _error_dict(e) -> dict:
 
 
 def run_program(text: str, *, previous: dict | None = None,
-                limits: Limits | None = None, detail=()) -> dict:
+                limits: Limits | None = None, detail=(), deadline: float | None = None) -> dict:
     """Run a program and return its timeline (docs/timeline.md). Never raises for anything the
     program does: errors are in the timeline's `error` and on the step that stopped the run.
 
     previous: an earlier timeline of (an earlier version of) the program; statements with the
     same key keep its ids, an edited statement binding the same names inherits its ids.
     detail: iterations of long loops to keep in full detail besides the first and last ones,
-    as (loop header's statement index, loop path) pairs (docs/timeline.md, "Long loops")."""
+    as (loop header's statement index, loop path) pairs (docs/timeline.md, "Long loops").
+    deadline: a time.perf_counter() by which the run must stop, if sooner than its time limit;
+    the run also stops earlier by the time its recording will take to finish and send."""
     start = time.perf_counter()
     rec = _ProgramRecorder(text, previous, 0)
-    interp = Interpreter(limits, observer=rec, detail=detail)
+    interp = Interpreter(limits, observer=rec, detail=detail, deadline=deadline)
     rec.max_warnings = interp.limits.max_warnings
     rec.max_events = interp.limits.max_timeline_events
     result = interp.run(text, on_step=rec.on_step, before_step=rec.before_step)

@@ -35,6 +35,7 @@ MANIFEST_FORMAT = 1
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
 STDLIB_ZIP = "python_stdlib.zip"  # replaced by one with bytecode for the modules in use
+SNAPSHOT_FILE = "python.snapshot"  # Pyodide's memory with the engine imported
 BOKEH_FILES = ["bokeh.min.js", "bokeh-api.min.js"]
 
 # What goes into py.zip: the packages the worker imports, as source. engine/ is code only;
@@ -222,12 +223,14 @@ def python_sources(root: Path, entry: str = WORKER_ENTRY
     return entries, skipped
 
 
-def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print
-                     ) -> tuple[bytes, bytes, dict]:
+def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print, snapshot: bool = True
+                     ) -> tuple[bytes, bytes, dict, bytes | None]:
     """py.zip with every module compiled for Pyodide's CPython, by Pyodide itself under Node.js
-    (scripts/compile_site_python.mjs), which also tries the result as the worker does; and
+    (scripts/compile_site_python.mjs), which also tries the result as the worker does;
     Pyodide's python_stdlib.zip with bytecode for the standard library modules in use (the npm
-    package ships them as source, which every page load would compile again)."""
+    package ships them as source, which every page load would compile again); and, with
+    `snapshot`, a memory snapshot of Pyodide with the engine imported, which the worker restores
+    instead of starting CPython and importing the engine (docs/site.md, "Snapshot")."""
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node.js is not on PATH: it runs Pyodide to compile the site's Python "
@@ -235,9 +238,10 @@ def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print
     with tempfile.TemporaryDirectory() as tmp:
         sources, compiled = Path(tmp, "sources.zip"), Path(tmp, "compiled.zip")
         stdlib = Path(tmp, "python_stdlib.zip")
+        snap = Path(tmp, SNAPSHOT_FILE)
         sources.write_bytes(zip_bytes)
         done = subprocess.run([node, str(COMPILER), str(pyodide_dir.resolve()), str(sources),
-                               str(compiled), str(stdlib)],
+                               str(compiled), str(stdlib), *([str(snap)] if snapshot else [])],
                               capture_output=True, text=True, timeout=900)
         if done.returncode != 0 or not compiled.is_file() or not stdlib.is_file():
             raise BuildError("compiling the site's Python with Pyodide failed:\n"
@@ -254,7 +258,11 @@ def compile_bytecode(zip_bytes: bytes, pyodide_dir: Path, log=print
         if summary["stdlib"]["tried"].get("stdlib_from_source"):
             raise BuildError("standard library modules the worker uses were still imported "
                              "from source on the compiled python_stdlib.zip")
-        return compiled.read_bytes(), stdlib.read_bytes(), summary
+        if snapshot and (summary.get("snapshot", {}).get("tried") != {"run": "result", "ok": True}
+                         or not snap.is_file()):
+            raise BuildError(f"the Python snapshot did not restore and answer: {summary.get('snapshot')}")
+        return (compiled.read_bytes(), stdlib.read_bytes(), summary,
+                snap.read_bytes() if snapshot else None)
 
 
 def make_zip(entries: list[tuple[str, Path]]) -> bytes:
@@ -278,9 +286,10 @@ def _fill(template: str, values: dict[str, str], name: str) -> str:
 
 
 def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = None,
-          root: Path = ROOT, log=print, bytecode: bool = True) -> dict:
+          root: Path = ROOT, log=print, bytecode: bool = True, snapshot: bool = True) -> dict:
     """Build the site into `out` (replaced as a whole); return the manifest. With `bytecode`
-    py.zip holds the worker's modules compiled for Pyodide's CPython, else their sources."""
+    py.zip holds the worker's modules compiled for Pyodide's CPython, else their sources; with
+    `snapshot` (and `bytecode`) the site ships a snapshot of Python with the engine imported."""
     if not bundle.is_file():
         raise BuildError(f"the UI bundle {bundle} is missing: run `node static/build.mjs` "
                          "(after `npm install`) first, or pass --bundle PATH")
@@ -297,16 +306,18 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
     pyodide_files, pyodide_version, lock_info = find_pyodide(pyodide_dir)
     bokeh_folder, bokeh_version = find_bokeh(bokeh_dir)
     entries, skipped = python_sources(root)
-    py_zip, compiled, stdlib = make_zip(entries), None, None
+    py_zip, compiled, stdlib, snap = make_zip(entries), None, None, None
     if bytecode:
-        py_zip, stdlib, compiled = compile_bytecode(py_zip, pyodide_dir, log)
+        py_zip, stdlib, compiled, snap = compile_bytecode(py_zip, pyodide_dir, log, snapshot)
     with zipfile.ZipFile(io.BytesIO(py_zip)) as zf:
         python_files = zf.namelist()
 
     # Everything but index.html, keyed by its path in the site.
     files: dict[str, bytes] = {
         "site.js": bundle.read_bytes(),
-        "worker.js": (page_dir / "worker.js").read_bytes(),
+        "worker.js": _fill((page_dir / "worker.js").read_text(encoding="utf-8"), {
+            "@BUILD_SNAPSHOT_FILE@": SNAPSHOT_FILE if snap is not None else ""},
+            "worker.js").encode("utf-8"),
         "page.css": (page_dir / "page.css").read_bytes(),
         "py.zip": py_zip,
         ".nojekyll": b"",  # GitHub Pages: serve the folder as it is
@@ -319,6 +330,8 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         files[f"pyodide/{name}"] = (pyodide_dir / name).read_bytes()
     if stdlib is not None:
         files[f"pyodide/{STDLIB_ZIP}"] = stdlib
+    if snap is not None:
+        files[SNAPSHOT_FILE] = snap
     for name in BOKEH_FILES:
         files[f"bokeh/{name}"] = (bokeh_folder / name).read_bytes()
 
@@ -354,6 +367,8 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
             "python": compiled["python"], "magic": compiled["magic"],
             # modules of Pyodide's python_stdlib.zip shipped as bytecode (the rest stay source)
             "stdlib_modules": compiled["stdlib"]["modules"]},
+        # the snapshot of Python the worker restores (None: it starts CPython itself)
+        "snapshot": None if snap is None else {"path": SNAPSHOT_FILE, "bytes": len(snap)},
         "files": [{"path": path, "bytes": len(files[path]), "sha256": _sha256(files[path])}
                   for path in sorted(files)],
         "total_bytes": sum(len(data) for data in files.values()),
@@ -397,11 +412,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sources", action="store_true",
                         help="ship the Python sources instead of compiling them to bytecode "
                              "(compiling runs Pyodide under Node.js)")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="ship no snapshot of Python (31 MB, 6 MB compressed): every visit "
+                             "then starts CPython and imports the engine itself")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     try:
         build(args.out, args.bundle, args.pyodide, args.bokeh,
-              log=(lambda *a: None) if args.quiet else print, bytecode=not args.sources)
+              log=(lambda *a: None) if args.quiet else print, bytecode=not args.sources,
+              snapshot=not args.no_snapshot)
     except BuildError as e:
         print(f"build_site: {e}", file=sys.stderr)
         return 1

@@ -2,7 +2,7 @@
 // very CPython (Pyodide under Node.js), so the magic number and the code objects are the ones
 // the browser's worker loads. Called by scripts/build_site.py:
 //
-//     node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip]
+//     node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip [SNAPSHOT_OUT]]
 //
 // SOURCES.zip holds the modules the worker imports (.py) and their data files; OUT.zip holds
 // the same with every module.py replaced by module.pyc (sourceless: Python imports it in place
@@ -15,14 +15,20 @@
 // standard library as source only, so otherwise every page load compiles those modules again
 // (most of loadPyodide's time in a browser). The other modules stay source, so the zip grows
 // only by what is used. A second Pyodide then starts on the new zip and tries the worker again.
+//
+// With SNAPSHOT_OUT it also writes a memory snapshot of a third Pyodide, started on the new zip
+// exactly as the worker starts it, with the engine imported, one Host made and the modules the
+// first requests import (the gallery, the edits) imported too: the worker restores it instead of
+// starting CPython and importing the engine (docs/site.md, "Snapshot"). A fourth Pyodide restores
+// it and answers a run, as the worker will.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [pyodideDir, sourcesZip, outZip, stdlibOut] = process.argv.slice(2);
+const [pyodideDir, sourcesZip, outZip, stdlibOut, snapshotOut] = process.argv.slice(2);
 if (!outZip) {
-  console.error("usage: node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip]");
+  console.error("usage: node scripts/compile_site_python.mjs PYODIDE_DIR SOURCES.zip OUT.zip [STDLIB_OUT.zip [SNAPSHOT_OUT]]");
   process.exit(2);
 }
 
@@ -110,6 +116,51 @@ json.dumps({"hello": hello["type"], "run": run["type"], "ok": run["timeline"]["o
             "stdlib_from_source": stdlib_sources})
 `;
 
+// The worker's BOOT (static/site/worker.js) for the snapshot: the same names (_gradplay_host,
+// _gradplay_handle, _gradplay_js_kernels, Host, handle_json), then the first requests a visit
+// makes, so that their imports are in the snapshot; then a new Host, so no request's state is in
+// it. Python may hold no JavaScript object when the snapshot is taken: the pure backend's
+// JavaScript kernels are detached, and the worker attaches them again after restoring it.
+const SNAPSHOT_BOOT = `
+import gc, json, os, sys, zipfile
+os.environ["GRADPLAY_BACKEND"] = "pure"
+sys.dont_write_bytecode = True
+zipfile.ZipFile("/out.zip").extractall("/gradplay")
+if "/gradplay" not in sys.path:
+    sys.path.insert(0, "/gradplay")
+from playground.host import Host, handle_json
+_gradplay_host = Host()
+def _gradplay_handle(text):
+    return handle_json(_gradplay_host, text)
+def _gradplay_js_kernels(on):
+    import importlib
+    from playground._engine import engine
+    importlib.import_module(engine.__name__ + ".backend.pure_backend")._use_js_kernels(on)
+    if not on:
+        import gc
+        gc.collect()
+_hello = json.loads(_gradplay_handle(json.dumps({"type": "hello", "id": 1})))
+_gradplay_handle(json.dumps({"type": "example", "id": 2, "example": _hello["default_example"]}))
+_gradplay_handle(json.dumps({"type": "edit", "id": 3, "program": "import torch\\n",
+                             "edit": {"op": "add_leaf"}}))
+_gradplay_handle(json.dumps({"type": "share", "id": 4, "program": "import torch\\n"}))
+del _hello
+os.remove("/out.zip")
+_gradplay_host = Host()
+_gradplay_js_kernels(False)
+gc.collect()
+`;
+// What the worker runs after restoring a snapshot (its RESUME), then a request.
+const RESUMED = `
+import json, random
+random.seed()
+_gradplay_js_kernels(True)
+_gradplay_host = Host()
+_program = "import torch\\nx = torch.tensor([2.0], requires_grad=True)\\n(x * x).sum().backward()\\n"
+_run = json.loads(_gradplay_handle(json.dumps({"type": "run", "id": 1, "program": _program})))
+json.dumps({"run": _run["type"], "ok": _run["timeline"]["ok"]})
+`;
+
 const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
 const start = (options = {}) => loadPyodide({
   indexURL: resolve(pyodideDir) + "/",
@@ -132,5 +183,18 @@ if (stdlibOut) {
   const second = await start({ stdLibURL: resolve(stdlibOut) });
   second.FS.writeFile("/out.zip", compiled);
   summary.stdlib = { ...stdlib, tried: JSON.parse(second.runPython(TRY)) };
+}
+if (snapshotOut) {
+  // The worker's options (static/site/worker.js): the same environment in the snapshot.
+  const env = { HOME: "/home/pyodide", GRADPLAY_BACKEND: "pure" };
+  const third = await start({ stdLibURL: resolve(stdlibOut), env, _makeSnapshot: true });
+  third.FS.writeFile("/out.zip", compiled);
+  third.runPython(SNAPSHOT_BOOT);
+  const snapshot = third.makeMemorySnapshot();
+  writeFileSync(snapshotOut, snapshot);
+  const fourth = await start({ stdLibURL: resolve(stdlibOut), env, _loadSnapshot: snapshot });
+  fourth.FS.writeFile("/out.zip", compiled);
+  fourth.runPython(`import zipfile; zipfile.ZipFile("/out.zip").extractall("/gradplay")`);
+  summary.snapshot = { bytes: snapshot.byteLength, tried: JSON.parse(fourth.runPython(RESUMED)) };
 }
 console.log(JSON.stringify({ ...summary, tried }));

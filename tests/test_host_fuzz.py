@@ -131,6 +131,9 @@ def test_generated_heavy_programs_get_one_clean_answer_within_the_time_limit(stm
     for secret in SECRETS:
         assert secret not in text, (program, text[:300])
     reply = json.loads(text)
+    if reply["type"] == "error":  # a reply that could not be encoded within the time limit
+        assert reply["error"]["kind"] == "limit", (program, reply)
+        return
     assert reply["type"] == "result", (program, reply)
     error = reply["timeline"]["error"]
     assert error is None or error["kind"] in KINDS, (program, error)

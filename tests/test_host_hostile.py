@@ -106,6 +106,21 @@ PROGRAM_CASES = [
     ("a big matrix product by addmm", T + "a = torch.ones(1000, 1000)\n"
      "y = torch.addmm(a, a, a)\n", "limit"),
     ("printing modules", T + "print(torch)\nprint([torch.nn, torch.optim, nn.functional])\n", None),
+    # results larger than any input, refused before they are allocated
+    ("outer of two long vectors", T + "x = torch.outer(torch.ones(100000), torch.ones(100000))\n",
+     "limit"),
+    ("broadcasting a column and a row", T + "x = torch.ones(100000, 1) * torch.ones(100000)\n",
+     "limit"),
+    ("a comparison that broadcasts", T + "x = torch.ones(100000, 1) < torch.ones(100000)\n",
+     "limit"),
+    ("diag of a long vector", T + "x = torch.diag(torch.ones(100000))\n", "limit"),
+    ("a huge padding", T + "x = nn.functional.pad(torch.ones(10), (0, 10**9))\n", "limit"),
+    ("einsum of an outer product", T + "x = torch.einsum('i,j->ij', torch.ones(100000), "
+     "torch.ones(100000))\n", "limit"),
+    # thousands of calls of the program's own function in one statement: each is a call scope
+    # of the timeline, counted against its size
+    ("a builtin calling the program's function 90,000 times", T + "def f(t):\n    return t\n"
+     "b = list(map(f, [1] * 90000))\n", "limit"),
 ]
 
 
@@ -119,11 +134,16 @@ def test_a_hostile_program_is_answered_in_time_without_internals(name, program, 
         took = time.perf_counter() - start
         _clean(text)
         reply = json.loads(text)
+        if reply["type"] == "error" and kind == "limit":
+            # a run that recorded a lot, on a machine too busy to encode it in the time it
+            # reserved: refused as a whole, with the same kind
+            assert reply["error"]["kind"] == "limit", (name, entry, reply)
+            continue
         assert reply["type"] == "result", (name, entry, reply.get("error"))
         error = reply["timeline"]["error"]
         assert (error and error["kind"]) in (kind if isinstance(kind, tuple) else (kind,)), \
             (name, entry, error)
-        assert took < SECONDS + 2.0, (name, entry, took)
+        assert took < SECONDS + 6.0, (name, entry, took)  # generous: a shared, loaded machine
 
 
 # Programs that only the last line of defence stops: one statement, or the recording of a run,
@@ -385,3 +405,100 @@ def test_sizes_that_are_ints_still_work_as_in_torch():
     assert timeline["console"][-1]["text"] == ("torch.Size([3, 1]) torch.Size([3, 2]) "
                                                "torch.Size([2, 2]) torch.Size([3, 1]) "
                                                "torch.Size([5]) torch.Size([])\n")
+
+
+# -- recording and sending count against the time limit -----------------------------------------
+# A run that records a lot and then uses its whole time limit: the reply, encoded, must still come
+# within the limit (plus the fraction kept for the last op's overshoot), at both entry points.
+
+HEAVY_RECORDING = (T + "x = torch.ones(3, requires_grad=True)\ndef f():\n    y = x\n"
+                   "    for i in range(3000):\n        y = y * 1.0001\n    return y\n"
+                   "y = f().sum()\n" + "y.backward(retain_graph=True)\n" * 5
+                   + "a = torch.ones(300, 300)\nfor i in range(100000):\n    b = a @ a\n")
+
+
+@pytest.mark.parametrize("entry", ["handle_json", "answer"])
+def test_recording_and_encoding_a_run_fit_its_time_limit(entry):
+    from dataclasses import replace
+
+    from playground.host import FINISH_RESERVE_FRACTION
+    limits = replace(default_limits(), max_seconds=2.0)
+    request = {"type": "run", "id": 1, "program": HEAVY_RECORDING}
+    app = Playground()
+    app._host = Host(limits)
+    start = time.perf_counter()
+    if entry == "handle_json":
+        text = handle_json(Host(limits), json.dumps(request))
+    else:
+        text = app.answer(request)
+    took = time.perf_counter() - start
+    _clean(text)
+    reply = json.loads(text)
+    if reply["type"] == "result":  # the run stopped early enough for its reply to be sent
+        timeline = reply["timeline"]
+        assert timeline["error"]["limit"] == "max_seconds", timeline["error"]
+    else:  # a slow machine: the encoding did not fit, and the reply says so
+        assert reply["error"]["kind"] == "limit" and reply["error"]["limit"] == "max_seconds"
+    # the whole request; the margin is for this shared machine (the overshoot of one op, a
+    # scheduler's pauses under a load of 15 on 2 cores), not for work the host does past the
+    # deadline: without the reserve, encoding alone took seconds more
+    assert took < 2.0 * (1 + FINISH_RESERVE_FRACTION) + 6.0, took
+
+
+def test_each_thousand_records_move_the_runs_deadline_earlier():
+    from playground.limits import Budget
+    from playground.recorder import RESERVE_EVERY, RESERVE_SECONDS_PER_EVENT, Recorder
+    budget = Budget(default_limits())
+    rec = Recorder()
+    rec.begin_step({"index": 0, "events": []}, "")
+    first = budget.deadline
+    with playground._engine.engine.budget.enforce(budget):
+        for _ in range(3 * RESERVE_EVERY + 5):
+            rec.emit({"event": "x"})
+    assert first - budget.deadline == pytest.approx(3 * RESERVE_EVERY * RESERVE_SECONDS_PER_EVENT)
+
+
+def test_a_reply_past_its_deadline_or_size_is_refused_and_the_session_keeps_its_state(monkeypatch):
+    import playground.host as host_module
+    host = Host()
+    first = json.loads(handle_json(host, json.dumps({"type": "run", "id": 1, "program": PROBE})))
+    assert first["type"] == "result"
+    program, previous = host.program, host.previous
+    # too large: refused while it is encoded, with a limit error naming the cap
+    monkeypatch.setattr(host_module, "MAX_REPLY_CHARS", 300)
+    reply = json.loads(handle_json(host, json.dumps({"type": "run", "id": 2, "program": T + "x = 1\n"})))
+    assert reply["id"] == 2 and reply["error"]["kind"] == "limit"
+    assert reply["error"]["limit"] == "max_reply_chars" and "300 characters" in reply["error"]["message"]
+    assert (host.program, host.previous) == (program, previous)  # the UI never saw that run
+    # past the deadline: a request that arrived longer ago than the time limit, whose run
+    # reserved no time for its reply
+    monkeypatch.setattr(host_module, "MAX_REPLY_CHARS", 10**9)
+    monkeypatch.setattr(host_module, "FINISH_RESERVE_FRACTION", 0.0)
+    monkeypatch.setattr(host_module, "RESERVE_SECONDS_PER_EVENT", 0.0)
+    late = host.answer({"type": "run", "id": 3, "program": T + "x = 2\n"},
+                       start=time.perf_counter() - 2 * SECONDS)
+    reply = json.loads(late)
+    assert reply["id"] == 3 and reply["error"] == {**reply["error"], "kind": "limit",
+                                                   "limit": "max_seconds"}
+    assert (host.program, host.previous) == (program, previous)
+
+
+def test_a_reply_encoded_in_pieces_is_the_same_json():
+    from dataclasses import replace
+
+    from playground.host import encode_reply
+    program = HEAVY_RECORDING.split("y.backward")[0] + "y.backward()\n"
+    timeline = _run(Host(replace(default_limits(), max_seconds=120)), program)
+    assert timeline["timeline"]["stats"]["events"] > 5_000
+    odd = {"type": "result", "id": "é", "x": [[1, [2.5, None]], {"k": "\u2028\"\\"}], "e": {}, "l": []}
+    for reply in (timeline, odd):
+        assert encode_reply(reply) == json.dumps(reply, allow_nan=False, separators=(",", ":"))
+
+
+def test_the_session_state_between_requests_is_the_statements_not_the_timeline():
+    from dataclasses import replace
+    host = Host(replace(default_limits(), max_seconds=120))
+    reply = _run(host, HEAVY_RECORDING.split("y.backward")[0] + "y.backward()\n")
+    assert reply["timeline"]["stats"]["events"] > 5_000
+    assert set(host.previous) == {"version", "statements"}
+    assert len(json.dumps(host.previous)) < 10_000  # the timeline itself is megabytes

@@ -38,7 +38,7 @@ def _tensor_id(reply, name):
 def test_a_worker_answers_and_the_session_state_travels_with_the_request(pool):
     first, reply = _run(pool, SessionState(), SEED)
     assert reply["type"] == "result" and reply["timeline"]["console"][0]["text"] == "tensor([8.])\n"
-    assert first.state.program == SEED and json.loads(first.state.timeline_json)["ok"]
+    assert first.state.program == SEED and json.loads(first.state.previous_json)["statements"]
     # the next request brings that state: node ids stay stable across an edit, as in one Host
     edited = SEED.replace("y = x**2\n", "# a comment\ny = x**2\n")
     _, again = _run(pool, first.state, edited, rid=2)
@@ -135,3 +135,47 @@ def test_a_request_whose_type_is_a_list_is_a_protocol_error_through_the_pool(poo
     (reply,) = [json.loads(m) for m in sent]
     assert reply["id"] == 7 and reply["error"]["kind"] == "protocol"
     assert pg._state.program is None
+
+
+def _nice(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[16])
+
+
+def test_a_long_request_runs_at_a_lower_priority_and_its_worker_gets_it_back(monkeypatch):
+    import threading
+
+    import playground.pool as pool_module
+    monkeypatch.setattr(pool_module, "SLOW_SECONDS", 0.2)
+    slow_pool = WorkerPool(1, seconds=30)
+    try:
+        _run(slow_pool, SessionState(), SEED)  # started
+        (pid,) = slow_pool.pids()
+        assert _nice(pid) == 0
+        seen = []
+
+        def watch():  # what the worker's priority is while the long request runs
+            time.sleep(0.8)
+            seen.append(_nice(pid))
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        limits_seconds = "import torch\nx = torch.ones(150, 150)\nfor i in range(10000):\n    y = x @ x\n"
+        _, reply = _run(slow_pool, SessionState(), limits_seconds, rid=2)  # its 5 s time limit
+        watcher.join()
+        assert reply["type"] == "result" and reply["timeline"]["error"]["limit"] == "max_seconds"
+        assert seen == [pool_module.SLOW_NICE]
+        # afterwards: the same worker at its priority again, or (where that is not permitted) a
+        # new one in its place; either way the next short request runs at the normal priority
+        _, after = _run(slow_pool, SessionState(), SEED, rid=3)
+        assert after["type"] == "result" and all(_nice(p) == 0 for p in slow_pool.pids())
+    finally:
+        slow_pool.close()
+
+
+def test_the_memory_release_is_a_callback_bokeh_accepts_and_it_runs():
+    from bokeh.util.callback_manager import _check_callback
+
+    from playground import server_memory
+    _check_callback(server_memory.session_closed, ("session_context",))  # raises if not
+    server_memory.release_memory()  # collects and trims (or, off glibc, only collects)

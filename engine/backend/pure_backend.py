@@ -35,6 +35,15 @@ _INF = _math.inf
 _NAN = _math.nan
 
 _JS = _js_kernels.load()  # None outside the browser
+
+
+def _use_js_kernels(on: bool) -> None:
+    """Detach (False) or attach again (True) the browser's JavaScript kernels. Pyodide's memory
+    snapshot may hold no JavaScript object, so the site's worker detaches them while one is
+    taken and attaches them once Python is restored (docs/site.md, "Snapshot"). Private to the
+    backend contract (engine/backend/contract.py), which every public name here must be in."""
+    global _JS
+    _JS = _js_kernels.load() if on else None
 # float arrays of this many elements or more keep array('f') / array('d') storage: below it a
 # list is as fast, and a call into JavaScript costs more than the loop it saves
 _BIG = 64

@@ -18,6 +18,7 @@ import itertools
 import math
 
 from .. import backend as B
+from .. import budget as _budget
 from ..autograd import grad_mode
 from ..autograd.function import Function, apply, apply_multi
 from ..state import current as _current_state
@@ -811,6 +812,18 @@ _INDEX_PADS = {(kind, nd): _index_pad_ops(kind, f, nd)
                for nd in (1, 2, 3)}
 
 
+def _padded_numel(shape: tuple, pad: tuple) -> int:
+    """Elements of `shape` padded by `pad` (pairs from the last dim backwards), checked before
+    any padding is allocated; pads that do not fit are left to the padding's own error."""
+    dims = list(shape)
+    for i in range(min(len(pad) // 2, len(dims))):
+        dims[-1 - i] = max(dims[-1 - i] + pad[2 * i] + pad[2 * i + 1], 0)
+    numel = 1
+    for d in dims:
+        numel *= d
+    return numel
+
+
 def constant_pad_nd(input, pad, value=0.0):
     return apply(ConstantPadNd, (input,), tuple(int(p) for p in pad), value)
 
@@ -823,6 +836,7 @@ def pad(input, pad, mode="constant", value=None):
         raise RuntimeError(
             "Padding length should be less than or equal to two times the input dimension "
             f"but got padding length {len(pad)} and input of dimension {input.dim()}")
+    _budget.elements(_padded_numel(tuple(input.shape), pad), "this padding")
     if mode == "constant":
         return constant_pad_nd(input, pad, 0.0 if value is None else value)
     if value is not None and value != 0:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import budget as _budget
 from ..autograd.function import Function, apply
 from ..dtypes import float64, int64
 from ..tensor import Tensor
@@ -64,6 +65,7 @@ class DiagEmbed(Function):
         self.offset = offset
         x = a._data
         n = B.shape(x)[0] + abs(offset)
+        _budget.elements(n * n)  # a vector of n makes n * n: refused before it is allocated
         out = B.zeros((n, n), B.dtype_name(x))
         B.assign(B.diagonal(out, offset, 0, 1), x)
         return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import budget as _budget
 from .. import errors, sizes
 from ..dims import wrap_dim  # noqa: F401 - re-exported for the ops
 from ..dtypes import float32, result_type
@@ -47,15 +48,20 @@ def float_data(t: Tensor):
 
 
 def check_broadcast(sa: tuple, sb: tuple) -> None:
-    """Raise torch's error when shapes sa and sb do not broadcast."""
+    """Raise torch's error when shapes sa and sb do not broadcast; and, under a run's budget,
+    refuse a result with too many elements before it is made (two vectors of a million
+    elements broadcast to a trillion, as in `outer`)."""
     if sa == sb:
         return
     n = max(len(sa), len(sb))
+    numel = 1
     for i in range(1, n + 1):
         da = sa[-i] if i <= len(sa) else 1
         db = sb[-i] if i <= len(sb) else 1
         if da != db and da != 1 and db != 1:
             raise RuntimeError(errors.size_mismatch(da, db, n - i))
+        numel *= da if db == 1 else db
+    _budget.elements(numel, "broadcasting")
 
 
 def dims_tuple(dim, ndim: int):

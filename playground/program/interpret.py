@@ -76,11 +76,16 @@ class Interpreter:
 
     observer: an engine observer (engine.observer.Observer) that receives every engine event
     of the run, statement by statement (the session passes its recorder here). The run's own
-    limit observer is installed around each statement and forwards to it."""
+    limit observer is installed around each statement and forwards to it.
 
-    def __init__(self, limits: Limits | None = None, observer=None, detail=()):
+    deadline: a time.perf_counter() by which a run must stop, if sooner than its time limit
+    (a host answering a request counts the request's time from its arrival)."""
+
+    def __init__(self, limits: Limits | None = None, observer=None, detail=(),
+                 deadline: float | None = None):
         self.limits = limits or default_limits()
         self.observer = observer
+        self.deadline = deadline
         self.policy = Policy()
         # iterations of long loops to keep in full detail: (header statement, loop path) pairs
         self.detail = DetailRequest(detail)
@@ -130,7 +135,7 @@ class _Run(Statements, Expressions, Generators):
         self.warnings: list = []
         self.warning_count = 0
         self.error: ProgramError | None = None
-        self.budget = Budget(self.limits)
+        self.budget = Budget(self.limits, interp.deadline)
         self.observer = LimitObserver(self.budget, interp.observer)
         self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's

@@ -80,6 +80,15 @@ from playground.host import Host, handle_json
 _gradplay_host = Host()
 def _gradplay_handle(text):
     return handle_json(_gradplay_host, text)
+def _gradplay_js_kernels(on):
+    # the pure backend's JavaScript kernels: detached while a snapshot is taken (it may hold no
+    # JavaScript object), attached again after
+    import importlib
+    from playground._engine import engine
+    importlib.import_module(engine.__name__ + ".backend.pure_backend")._use_js_kernels(on)
+    if not on:
+        import gc
+        gc.collect()
 `;
 
 // After a snapshot is restored: a new Host, so the visit starts with none of the previous visit's
@@ -89,6 +98,7 @@ def _gradplay_handle(text):
 const RESUME = `
 import random
 random.seed()
+_gradplay_js_kernels(True)
 _gradplay_host = Host()
 `;
 
@@ -105,6 +115,25 @@ const canSnapshot = () => Boolean(BUILD) && typeof caches === "object" && caches
 const SNAPSHOT_AFTER_MS = 2000; // idle time after the last request before the snapshot is taken
 const SNAPSHOT_MAX_BYTES = 96 * 1024 * 1024; // a visit that grew Python's memory past this keeps none
 let snapshotTimer = null;
+
+// The snapshot the site's build made (scripts/compile_site_python.mjs), with the same modules
+// imported: a first visit restores it too. null when the site ships none (built with --sources or
+// --no-snapshot); then a visit keeps its own in the Cache API, as below.
+// scripts/build_site.py writes the file's name here, or nothing when the site ships none (so no
+// request is made for a file that is not there).
+const SNAPSHOT_FILE = "@BUILD_SNAPSHOT_FILE@";
+const BUILT_SNAPSHOT = SNAPSHOT_FILE.startsWith("@") || !SNAPSHOT_FILE ? null
+  : new URL("./" + SNAPSHOT_FILE + (BUILD ? "?v=" + encodeURIComponent(BUILD) : ""), HERE).href;
+
+async function builtSnapshot() {
+  if (!BUILT_SNAPSHOT) return null;
+  try {
+    const response = await fetch(BUILT_SNAPSHOT);
+    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
 
 async function cachedSnapshot() {
   if (!canSnapshot()) return null;
@@ -135,10 +164,13 @@ function snapshotWhenIdle(pyodide) {
     const t = performance.now();
     let snapshot;
     try {
+      pyodide.runPython("_gradplay_js_kernels(False)");
       snapshot = pyodide.makeMemorySnapshot();
     } catch (err) {
       console.warn("gradplay: no Python snapshot for the next visit:", err);
       return;
+    } finally {
+      pyodide.runPython("_gradplay_js_kernels(True)");
     }
     timings.snapshot_ms = since(t);
     timings.snapshot_bytes = snapshot.byteLength;
@@ -218,7 +250,10 @@ async function start() {
   const files = zip.then(readZip).catch(() => null);
 
   let t = performance.now();
-  const reading = cachedSnapshot().then((found) => {
+  // The site's own snapshot if it ships one, else the one a previous visit kept (see above).
+  const reading = builtSnapshot().then(async (built) => {
+    const found = built ? { kind: "built", data: built }
+      : await cachedSnapshot().then((data) => data && { kind: "restored", data });
     timings.snapshot_read_ms = since(t);
     return found;
   });
@@ -232,19 +267,21 @@ async function start() {
     stderr: (line) => console.warn("gradplay python:", line),
   };
   let pyodide = null;
+  let making = false; // this visit takes its own snapshot for the next one
   if (snapshot) {
     try {
-      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
-      timings.snapshot = "restored";
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot.data });
+      timings.snapshot = snapshot.kind;
     } catch (err) {
       // A snapshot this Pyodide cannot restore: forget it and start Python as on a first visit.
-      console.warn("gradplay: starting Python afresh, the saved snapshot did not restore:", err);
+      console.warn("gradplay: starting Python afresh, the snapshot did not restore:", err);
       timings.snapshot = "refused";
-      await forgetSnapshot();
+      if (snapshot.kind === "restored") await forgetSnapshot();
     }
   }
   if (pyodide === null) {
-    pyodide = await loadPyodide({ ...options, _makeSnapshot: canSnapshot() });
+    making = canSnapshot() && !(snapshot && snapshot.kind === "built");
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: making });
   }
   timings.pyodide_ms = since(t);
   timings.pyodide_version = pyodide.version;
@@ -261,14 +298,15 @@ async function start() {
   if (unzipped) writeFiles(pyodide, unzipped);
   else pyodide.unpackArchive(buffer, "zip", { extractDir: EXTRACT_DIR });
   timings.unpack_ms = since(unpacking);
-  pyodide.runPython(timings.snapshot === "restored" ? RESUME : BOOT);
+  const restored = timings.snapshot === "restored" || timings.snapshot === "built";
+  pyodide.runPython(restored ? RESUME : BOOT);
   handle = pyodide.globals.get("_gradplay_handle");
   timings.engine_ms = since(t);
   timings.python_version = pyodide.runPython("import sys; sys.version.split()[0]");
   timings.ready_ms = since(T0);
 
   status("ready", "Ready");
-  if (timings.snapshot !== "restored" && canSnapshot()) {
+  if (making) {
     onIdle = () => snapshotWhenIdle(pyodide);
     onIdle();
   }
