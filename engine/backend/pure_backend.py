@@ -1125,7 +1125,9 @@ def fma(a, b, c):
     a, b, c = _as_array(a), _as_array(b), _as_array(c)
     shp = broadcast_shapes(a.shape, b.shape, c.shape)
     n = _prod(shp)
-    xs, ys, zs = (_bvals(v, shp, n) for v in (a, b, c))
+    # plain lists: _fma32 tells a list of values from one value, and big arrays are stored
+    # as array('f'/'d')
+    xs, ys, zs = (list(_bvals(v, shp, n)) for v in (a, b, c))
     if a.dtype == "float32":
         from ..rng.kernels_pure import _fma32  # the one float32 fused multiply-add (its ties)
         return _wrap(_fma32(xs, ys, zs), shp, "float32")

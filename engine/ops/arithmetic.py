@@ -28,6 +28,16 @@ def _binary_prepare(node, a, b):
     return x, y, dt
 
 
+def _plus_scaled(x, y, alpha, dt):
+    """x + alpha * y as torch's CPU kernels compute it: for floats one fused multiply-add
+    (alpha * y is not rounded before the add; torch's vectorised and scalar loops both fuse)."""
+    if alpha == 1:
+        return B.add(x, y)
+    if dt.is_floating_point:
+        return B.fma(y, B.scalar(alpha, dt.name), x)
+    return B.add(x, B.mul(y, alpha))
+
+
 class Add(Function):
     name_ = "AddBackward0"
     chain_rule = ("∂(self + α·other)/∂self = 1, ∂/∂other = α: to self {grad}, to other α·{grad} (each "
@@ -35,9 +45,9 @@ class Add(Function):
     array_backward = True
 
     def forward(self, a, b, alpha):
-        x, y, _ = _binary_prepare(self, a, b)
+        x, y, dt = _binary_prepare(self, a, b)
         self.alpha = alpha
-        return B.add(x, y if alpha == 1 else B.mul(y, alpha))
+        return _plus_scaled(x, y, alpha, dt)
 
     def backward(self, grad):
         sa, sb = self.shapes
@@ -58,9 +68,11 @@ class Sub(Function):
     def forward(self, a, b, alpha):
         if a._dtype.name == "bool" and b._dtype.name == "bool":
             raise RuntimeError(errors.BOOL_SUB)
-        x, y, _ = _binary_prepare(self, a, b)
+        x, y, dt = _binary_prepare(self, a, b)
         self.alpha = alpha
-        return B.sub(x, y if alpha == 1 else B.mul(y, alpha))
+        if alpha == 1:
+            return B.sub(x, y)
+        return _plus_scaled(x, y, -alpha, dt)  # torch's sub is add with -alpha
 
     _saved_alpha = property(lambda self: self.alpha)
 
@@ -79,9 +91,11 @@ class RsubTensor(Function):
     array_backward = True
 
     def forward(self, a, b, alpha):
-        x, y, _ = _binary_prepare(self, a, b)
+        x, y, dt = _binary_prepare(self, a, b)
         self.alpha = alpha
-        return B.sub(y, x if alpha == 1 else B.mul(x, alpha))
+        if alpha == 1:
+            return B.sub(y, x)
+        return _plus_scaled(y, x, -alpha, dt)
 
     _saved_alpha = property(lambda self: self.alpha)
 

@@ -291,6 +291,18 @@ class Hypot(Function):
 _TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
 
 
+def _lerp(x, y, w, small):
+    """torch's CPU lerp: from the nearer end, as one fused multiply-add each (its vectorised
+    and scalar loops agree): fma(w, end - start, start) where |w| < 0.5, else
+    fma(w - 1, end - start, end), so weight 1 gives exactly end. w - 1 is rounded in the
+    tensor's dtype first, as torch's kernel does."""
+    d = B.sub(y, x)
+    if small is True:
+        return B.fma(w, d, x)
+    far = B.fma(B.sub(w, _k(1, w)), d, y)
+    return far if small is False else B.where(small, B.fma(w, d, x), far)
+
+
 class Lerp(Function):
     """input + weight * (end - input), computed from whichever end is nearer, as torch, so
     weight 1 gives exactly end. A number weight: LerpBackward0; a tensor: LerpBackward1."""
@@ -304,10 +316,9 @@ class Lerp(Function):
         x, y, _ = _binary_prepare(self, a, b)
         self.weight = weight
         w = _k(weight, x)
-        d = B.sub(y, x)
-        if abs(weight) < 0.5:  # torch's is_lerp_weight_small: -1 takes the far end's formula
-            return B.add(x, B.mul(w, d))
-        return B.sub(y, B.mul(d, B.sub(_k(1, x), w)))
+        # torch's is_lerp_weight_small, on the weight in the tensor's dtype: -1 takes the far
+        # end's formula
+        return _lerp(x, y, w, bool(abs(B.item(w)) < 0.5))
 
     def backward(self, grad):
         sa, sb = self.shapes
@@ -328,10 +339,7 @@ class LerpTensor(Function):
         check_broadcast(B.broadcast_shapes(B.shape(x), B.shape(y)), self.w_shape)
         self.save(a, b, w)
         wd = B.astype(w._data, B.dtype_name(x))
-        d = B.sub(y, x)
-        low = B.add(x, B.mul(wd, d))
-        high = B.sub(y, B.mul(d, B.sub(_k(1, wd), wd)))
-        return B.where(B.lt(B.abs(wd), _k(0.5, wd)), low, high)
+        return _lerp(x, y, wd, B.lt(B.abs(wd), _k(0.5, wd)))
 
     def backward(self, grad):
         a, b, w = self.saved_tensors
@@ -406,3 +414,13 @@ def lerp(input, end, weight):
     if isinstance(weight, Tensor):
         return apply(LerpTensor, (input, end, weight))
     return apply(Lerp, (input, end), float(weight))
+
+
+@export(function=False)
+def lerp_(self, end, weight):
+    """In place (what torch's Adam does to its running mean: `exp_avg.lerp_(grad, 1 - beta1)`)."""
+    from .inplace import run_inplace  # inplace imports this module's ops
+
+    if isinstance(weight, Tensor):
+        return run_inplace(self, LerpTensor, (end, weight), (), "lerp_")
+    return run_inplace(self, Lerp, (end,), (float(weight),), "lerp_")

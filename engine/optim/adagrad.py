@@ -48,7 +48,6 @@ class Adagrad(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
             clr = lr / (1 + (step - 1) * lr_decay)
             state_sum = state["sum"]
-            # state_sum.addcmul_(grad, grad, value=1)
-            state_sum.add_(grad * grad)
+            state_sum.addcmul_(grad, grad, value=1)
             std = state_sum.sqrt().add_(eps)
-            param.add_(grad / std, alpha=-clr)
+            param.addcdiv_(grad, std, value=-clr)

@@ -54,10 +54,8 @@ class Adam(Optimizer):
                     param.mul_(1 - lr * weight_decay)
                 else:
                     grad = grad.add(param, alpha=weight_decay)
-            # exp_avg.lerp_(grad, 1 - beta1): start + weight * (end - start)
-            exp_avg.add_(grad - exp_avg, alpha=1 - beta1)
-            # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-            exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)
+            exp_avg.lerp_(grad, 1 - beta1)
+            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
             step = step_t.item()
             bias_correction1 = 1 - beta1**step
             bias_correction2 = 1 - beta2**step
@@ -69,8 +67,7 @@ class Adam(Optimizer):
                 denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
             else:
                 denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-            # param.addcdiv_(exp_avg, denom, value=-step_size)
-            param.add_(exp_avg / denom, alpha=-step_size)
+            param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
 class AdamW(Adam):

@@ -48,19 +48,17 @@ class RMSprop(Optimizer):
             state["step"] += 1
             if weight_decay != 0:
                 grad = grad.add(param, alpha=weight_decay)
-            # square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-            square_avg.mul_(alpha).add_(grad * (1 - alpha) * grad)
+            square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
             if centered:
                 grad_avg = state["grad_avg"]
-                # grad_avg.lerp_(grad, 1 - alpha)
-                grad_avg.add_(grad - grad_avg, alpha=1 - alpha)
-                avg = (square_avg - grad_avg * grad_avg).sqrt()
+                grad_avg.lerp_(grad, 1 - alpha)
+                avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt()
             else:
                 avg = square_avg.sqrt()
             avg = avg.add_(eps)
             if momentum > 0:
                 buf = state["momentum_buffer"]
-                buf.mul_(momentum).add_(grad / avg)
+                buf.mul_(momentum).addcdiv_(grad, avg)
                 param.add_(buf, alpha=-lr)
             else:
-                param.add_(grad / avg, alpha=-lr)
+                param.addcdiv_(grad, avg, value=-lr)
