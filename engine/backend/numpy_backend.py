@@ -145,16 +145,47 @@ def _fma_float64(a, b, c):
     return r
 
 
+_F32_LOW_BITS = np.int64(0x1FFFFFFF)  # the float64 mantissa bits below float32's precision
+_F32_MIDPOINT = np.int64(0x10000000)  # ...exactly half a float32 ulp
+_F32_TINY32 = np.float32(2.0 ** -126)  # below it float32 is subnormal (fewer mantissa bits)
+
+
+def _fma32(a, b, c):
+    """float32 a * b + c rounded once. The product of two float32 values is exact in float64
+    and the float64 sum rounds once; rounding that to float32 is the single rounding, except
+    when the float64 sum lands exactly half-way between two float32 values (or among
+    float32's subnormals): those few go through the sum's exact error. (Written for speed:
+    every optimizer step of every parameter comes here.)"""
+    s = np.asarray(np.multiply(a, b, dtype=np.float64))  # 0-dim operands give a numpy scalar
+    if s.shape == np.shape(c):
+        np.add(s, c, out=s)
+    else:
+        s = np.asarray(np.add(s, c, dtype=np.float64))
+    out = s.astype(np.float32)
+    doubt = (s.view(np.int64) & _F32_LOW_BITS) == _F32_MIDPOINT
+    tiny = np.abs(out) < _F32_TINY32
+    if tiny.any():
+        doubt |= tiny & (s != 0)
+    if doubt.any():
+        if out.ndim == 0:  # (np.nonzero refuses 0-dim arrays)
+            return _fma32(*(np.reshape(v, (1,)) for v in (a, b, c))).reshape(())
+        shape = out.shape
+        k = np.nonzero(doubt)
+        x, y, z = (np.broadcast_to(v, shape)[k].astype(np.float64) for v in (a, b, c))
+        exact = _fma_to_float32(x, y, z)
+        out[k] = np.where(np.isfinite(exact), exact, out[k])
+    return out
+
+
 def fma(a, b, c):
     """a * b + c rounded once, with the error-free transformations linspace uses."""
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
-    x, y, z = (np.broadcast_to(v, shape).ravel() for v in (a, b, c))
     with np.errstate(all="ignore"):
+        if a.dtype == np.float32:
+            return _fma32(a, b, c)
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+        x, y, z = (np.broadcast_to(v, shape).ravel() for v in (a, b, c))
         naive = x * y + z
-        if x.dtype == np.float32:  # the product of two float32 values is exact in float64
-            out = _fma_to_float32(x.astype(np.float64), y.astype(np.float64), z.astype(np.float64))
-        else:
-            out = _fma_float64(x, y, z)
+        out = _fma_float64(x, y, z)
         out = np.where(np.isfinite(out), out, naive)  # inf and nan (and the rare overflow)
     return out.reshape(shape)
 
