@@ -20,6 +20,16 @@ GRAPH_DEPTH_LIMIT = 30
 _TRIGGERED_RE = re.compile(r"\s*\(Triggered internally at [^)]*\)\s*$")
 
 
+def collect_scenarios(namespace: dict, module: str) -> dict:
+    """The scenarios a module defines, in definition order: its public functions of
+    `(torch, rec)`."""
+    import inspect
+
+    return {name: obj for name, obj in list(namespace.items())
+            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == module
+            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
+
+
 def first_line(text) -> str:
     """First line of ``text`` with the build-specific provenance suffix removed."""
     lines = str(text).splitlines()

@@ -19,8 +19,6 @@ Helpers start with an underscore and are not scenarios.
 
 from __future__ import annotations
 
-import inspect
-
 from tests.oracle import (
     scenarios_autograd_api,
     scenarios_conv,
@@ -31,6 +29,7 @@ from tests.oracle import (
     scenarios_reduce,
     scenarios_shape,
 )
+from tests.oracle.recorder import collect_scenarios
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -3815,20 +3814,8 @@ def bool_int_and_empty_arguments_raise_torchs_errors(torch, rec):
     rec.value("narrow negative start", f.narrow(0, -1, 1))
 
 
-def _collect():
-    out = {}
-    for name, obj in list(globals().items()):
-        if name.startswith("_") or not inspect.isfunction(obj):
-            continue
-        if obj.__module__ != __name__:
-            continue
-        params = list(inspect.signature(obj).parameters)
-        if params == ["torch", "rec"]:
-            out[name] = obj
-    return out
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)
 SCENARIOS.update(scenarios_nn.SCENARIOS)
 SCENARIOS.update(scenarios_pointwise.SCENARIOS)
 SCENARIOS.update(scenarios_reduce.SCENARIOS)

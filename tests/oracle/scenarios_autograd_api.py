@@ -4,7 +4,7 @@ attributes. The rules of tests/oracle/scenarios.py apply; its SCENARIOS include 
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 
 def _x(torch, **kw):
@@ -185,11 +185,5 @@ def grad_fn_saved_tensors(torch, rec):
     rec.value("x2", x2)
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

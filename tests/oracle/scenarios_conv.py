@@ -5,7 +5,7 @@ The rules of tests/oracle/scenarios.py apply; its SCENARIOS include these."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 
 def _ramp(torch, shape, scale=0.25, shift=0.0, dtype=None):
@@ -208,11 +208,5 @@ def pad_modes_values_and_gradients(torch, rec):
                                                mode="replicate"))
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

@@ -4,7 +4,7 @@ include these."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 NAN = float("nan")
 
@@ -393,11 +393,5 @@ def clamp_min_max_angles_new_tensors_and_triangle_indices(torch, rec):
     rec.value("count_nonzero dims", torch.count_nonzero(torch.tensor([[0, 1], [2, 0]]), (0, 1)))
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

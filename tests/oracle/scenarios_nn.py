@@ -5,7 +5,7 @@ recorded too, under explicit seeds."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 _X = [[0.5, -1.0, 2.0, 0.0], [-2.5, 0.25, 4.0, -0.1]]
 
@@ -699,11 +699,5 @@ def optim_lr_schedulers(torch, rec):
         torch.optim.SGD([p], lr=1.0), 1, last_epoch=3))
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

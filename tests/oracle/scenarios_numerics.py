@@ -5,7 +5,7 @@ tests/oracle/scenarios.py apply; its SCENARIOS include these."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 
 def linspace_last_bits(torch, rec):
@@ -42,11 +42,5 @@ def pow_by_a_number_as_torch_computes_it(torch, rec):
     rec.value("float64 ramp ** -0.5", ramp.double().abs() ** -0.5)
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

@@ -4,7 +4,7 @@ tests/oracle/scenarios.py apply; its SCENARIOS include these)."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 
 def _values_grads_graph(torch, rec, tag, fn, *data, dtype=None, second=True):
@@ -152,11 +152,5 @@ def op_masks_triangles_and_value_tests(torch, rec):
     rec.raises("isclose dtypes", lambda: torch.isclose(torch.ones(2), torch.ones(2).double()))
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

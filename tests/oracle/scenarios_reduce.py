@@ -5,7 +5,7 @@ these."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 
 def _grads(torch, rec, tag, y, xs, second=False):
@@ -410,10 +410,5 @@ def sort_selection_gradients(torch, rec):
     rec.graph("topk graph", v)
 
 
-def _collect():
-    return {name: fn for name, fn in globals().items()
-            if not name.startswith("_") and inspect.isfunction(fn) and fn.__module__ == __name__
-            and list(inspect.signature(fn).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)

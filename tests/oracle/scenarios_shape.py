@@ -6,7 +6,7 @@ apply; its SCENARIOS include these)."""
 
 from __future__ import annotations
 
-import inspect
+from tests.oracle.recorder import collect_scenarios
 
 _M = [[1.0, -2.0, 3.5, 0.25], [4.0, 0.5, -1.0, 2.0], [-3.0, 1.5, 2.5, -0.75]]
 _SQ = [[1.0, -2.0, 3.5], [4.0, 0.5, -1.0], [-3.0, 1.5, 2.5]]
@@ -360,11 +360,5 @@ def op_einsum(torch, rec):
     rec.raises("einsum dtypes", lambda: torch.einsum("ij,jk->ik", m, m.t().double()))
 
 
-def _collect():
-    here = __name__
-    return {name: obj for name, obj in list(globals().items())
-            if not name.startswith("_") and inspect.isfunction(obj) and obj.__module__ == here
-            and list(inspect.signature(obj).parameters) == ["torch", "rec"]}
 
-
-SCENARIOS = _collect()
+SCENARIOS = collect_scenarios(globals(), __name__)
