@@ -122,6 +122,10 @@ def _fma_to_float32(a, b, c):
     return np.where(tie & (np.sign(err) == np.sign(d)), toward, r)
 
 
+_DEKKER_SAFE_LOW = 2.0 ** -900  # above the subnormals by more than the product's 106 bits
+_DEKKER_SAFE_HIGH = 2.0 ** 995  # Veltkamp's split multiplies by 2**27 + 1
+
+
 def _fma_float64(a, b, c):
     """a * b + c rounded once (float64), with Dekker's exact product; the rare sums that come
     within a few ulps of a rounding tie are settled with exact fractions."""
@@ -136,12 +140,21 @@ def _fma_float64(a, b, c):
     r, q = _two_sum(s, u)
     half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
     near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
+    # Dekker's product is exact only while its partial products neither underflow nor
+    # overflow: a product near the subnormals (or flushed to zero) or a huge factor is done
+    # exactly instead
+    tiny = (np.abs(p) < _DEKKER_SAFE_LOW) & (a != 0) & (b != 0)
+    huge = (np.abs(a) > _DEKKER_SAFE_HIGH) | (np.abs(b) > _DEKKER_SAFE_HIGH)
+    near |= (tiny | huge) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
     if near.any():
         from fractions import Fraction  # rarely needed: kept out of the import (its memory)
     for k in np.nonzero(near)[0]:
         ak = a[k] if np.ndim(a) else a
         exact = Fraction(float(ak)) * Fraction(float(b[k])) + Fraction(float(c[k]))
-        r[k] = float(exact)
+        try:
+            r[k] = float(exact) if exact else r[k]  # an exact zero keeps the sign r has
+        except OverflowError:  # beyond the largest float64: rounds to infinity
+            r[k] = _math.copysign(_math.inf, exact)
     return r
 
 
