@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
-from . import formulas
+from . import cpu_loops, formulas
 from .compare import where
 from .helpers import float_data, wrap, zeros_gradient
 from .registry import export
@@ -327,7 +327,8 @@ class Hardtanh(Function):
 
 class HardtanhGrad(Function):
     """torch's hardtanh_backward(grad, x, min_val, max_val) as one op: grad where
-    min_val < x < max_val, else 0 (a NaN x lets the gradient through, as in torch)."""
+    min_val < x < max_val, else 0. At a NaN x torch's scalar loop passes the gradient and its
+    vectorised blocks write 0 (engine/ops/cpu_loops.py says which elements are which)."""
 
     name_ = "HardtanhBackwardBackward0"
     chain_rule = ("the backward of hardtanh, differentiated again: passes grad strictly between the "
@@ -340,7 +341,13 @@ class HardtanhGrad(Function):
         dx, dg = B.dtype_name(xd), B.dtype_name(g)
         zero = B.scalar(0, dg)
         inside = B.where(B.ge(xd, B.scalar(hi, dx)), zero, g)
-        return B.where(B.le(xd, B.scalar(lo, dx)), zero, inside)
+        out = B.where(B.le(xd, B.scalar(lo, dx)), zero, inside)
+        nan = B.isnan(xd)
+        if B.numel(nan) and B.item(B.amax(nan, None, False)):
+            block = cpu_loops.block_size(dg)
+            out = B.where(B.where(nan, cpu_loops.vectorised(B.shape(out), (g, xd), block), nan),
+                          zero, out)
+        return out
 
     def backward(self, gg):
         # as ThresholdGrad: the mask has no gradient, x gets zeros
