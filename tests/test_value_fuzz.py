@@ -67,8 +67,6 @@ OPEN = {
     "F.nll_loss": "an empty batch with extra dims raises a reshape error",
     # float32 gradients that cancel: off by more than a few ulps of the upstream gradient
     "F.layer_norm": "float32 gradient differs beyond the last bits where terms cancel",
-    "indexing": "t[:] of a tensor records SliceBackward0 where torch records AliasBackward0",
-    "masked_select": ("a 0-dim mask raises IndexError in the pure backend", {"pure"}),
     # grad * 0 (-0.0 for a negative grad) where torch gives zeros_like(grad); zeros_like flips
     # a zero's sign in softsign's second derivative, which the oracle records as torch's
     "sgn": "gradient -0.0 where torch gives 0.0",

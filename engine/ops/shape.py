@@ -725,7 +725,8 @@ def getitem(self, index):
     dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
     out, advanced = index_parts(self, index)
     if advanced is None:
-        return out
+        # an index that changes nothing (x[...], x[:, :], x[()]) makes an alias, as in torch
+        return out if out is not self else apply(Alias, (self,))
     advanced.check_bounds()
     return apply(Index, (out,), advanced.index)
 
@@ -778,7 +779,11 @@ def index_parts(self, index, setitem=False):
             start, stop, step = ix.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if bare_slice or not (start == 0 and stop >= size and step == 1):
+            # torch skips a slice of the whole dim as written (x[0:], x[:9] of 3 rows, not
+            # x[-3:]), before it wraps negative bounds
+            whole = ((ix.start is None or ix.start == 0) and step == 1
+                     and (ix.stop is None or ix.stop >= size))
+            if bare_slice or not whole:
                 out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
             dim += 1
             src_dim += 1
