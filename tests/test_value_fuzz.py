@@ -62,10 +62,6 @@ def test_every_op_is_recorded():
 # Ops with a disagreement this fuzzer found and nobody fixed yet, with the backends it shows on
 # (strict: a fixed op must leave the table).
 OPEN = {
-    # grad * 0 (-0.0 for a negative grad) where torch gives zeros_like(grad); zeros_like flips
-    # a zero's sign in softsign's second derivative, which the oracle records as torch's
-    "sgn": "gradient -0.0 where torch gives 0.0",
-    "sign": "gradient -0.0 where torch gives 0.0",
 }
 
 

@@ -42,5 +42,80 @@ def pow_by_a_number_as_torch_computes_it(torch, rec):
     rec.value("float64 ramp ** -0.5", ramp.double().abs() ** -0.5)
 
 
+def sgn_sends_torchs_zero_gradient(torch, rec):
+    """sgn's gradient is torch's efficient zero: mul, div, exp, sum, views, cat... pass it on
+    as exact +0 (no nan from an inf factor, no -0.0); neg, tanh, expand, mean... read it as
+    zeros; added to another gradient it leaves that one unchanged. sign's is zeros_like."""
+    inf = float("inf")
+    w = torch.tensor([-2.0, inf, 3.0, -1.0])
+    chains = {
+        "mul": lambda a: a.sgn(), "exp": lambda a: a.exp().sgn(), "log": lambda a: a.log().sgn(),
+        "sum": lambda a: a.sum().sgn(), "reshape": lambda a: a.reshape(2, 2).sgn(),
+        "cat": lambda a: torch.cat([a, a]).sgn(), "pow": lambda a: (a ** 2).sgn(),
+        "neg": lambda a: (-a).sgn(), "tanh": lambda a: a.tanh().sgn(),
+        "expand": lambda a: a.expand(2, 4).sgn(), "mean": lambda a: a.mean().sgn(),
+        "slice": lambda a: a[1:].sgn(), "sign": lambda a: a.sign(),
+        "sign mul": lambda a: (a * 2).sign(),
+    }
+    for name, f in chains.items():
+        x = torch.tensor([0.5, 1.5, 2.0, 0.25], requires_grad=True)
+        y = f(x * w)
+        (g,) = torch.autograd.grad(y, x, torch.full(y.shape, -1.0))
+        rec.value(f"{name}: grad", g.clone())
+    x = torch.tensor([0.5, 1.5, 2.0, 0.25], requires_grad=True)
+    (x * w).sgn().sum().backward()
+    rec.value("backward into a leaf", x.grad.clone())
+    x = torch.tensor([1.0, -2.0, 0.0], requires_grad=True)
+    y = x * torch.tensor([-1.0, 2.0, 3.0])
+    z = (y * 0.0).sum() + y.sgn().sum()
+    (g,) = torch.autograd.grad(z, x)
+    rec.value("sgn's zero added to -0.0", g.clone())
+    x = torch.tensor([0.5, -0.0, 0.0, -1.0], requires_grad=True)
+    y = torch.nn.functional.softsign(x)
+    (g,) = torch.autograd.grad(y, x, torch.tensor([-1.0, -1.0, 1.0, 2.0]), create_graph=True)
+    (gg,) = torch.autograd.grad(g, x, torch.tensor([-1.0, 1.0, -1.0, 1.0]))
+    rec.value("softsign second derivative", gg)
+
+
+def activation_gradients_at_boundaries_and_nan(torch, rec):
+    """hardswish's gradient at -3 and 3 (torch 2.13's boundaries), hardsigmoid's constant 0
+    outside (-3, 3), and at NaN inputs inside and outside torch's vectorised blocks."""
+    F = torch.nn.functional
+    nan = float("nan")
+    values = [-3.0, 3.0, -4.0, 4.0, nan, 2.5, -2.5, float("-inf")]
+    for name in ("hardswish", "hardsigmoid", "relu6", "hardtanh", "elu", "selu", "celu"):
+        for dtype in (torch.float32, torch.float64):
+            for n in (8, 40):
+                x = torch.tensor((values * 5)[:n], dtype=dtype, requires_grad=True)
+                (g,) = torch.autograd.grad(getattr(F, name)(x), x,
+                                           torch.full((n,), -1.5, dtype=dtype))
+                rec.value(f"{name} {dtype} {n}", g)
+
+
+def small_edges_the_value_fuzzer_found(torch, rec):
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    for key in ((Ellipsis,), (slice(None), slice(None)), (slice(0, None),), (slice(-2, None),),
+                (slice(None, 5),), ()):
+        rec.graph(f"x[{key}]", x[key])
+    rec.graph("x[:]", x[:])
+    z = torch.tensor(2.0, requires_grad=True)
+    y = torch.masked_select(z, torch.tensor(True))
+    y.sum().backward()
+    rec.value("masked_select 0-dim", y)
+    rec.value("masked_select 0-dim grad", z.grad)
+    rec.value("masked_select 0-dim False", torch.masked_select(z, torch.tensor(False)))
+    F = torch.nn.functional
+    for shape, tshape in (((0, 3, 2), (0, 2)), ((0, 3, 2, 2), (0, 2, 2))):
+        for red in ("mean", "sum", "none"):
+            x = torch.zeros(shape, requires_grad=True)
+            t = torch.zeros(tshape, dtype=torch.long)
+            loss = F.cross_entropy(x, t, reduction=red)
+            rec.value(f"cross_entropy {shape} {red}", loss)
+            rec.value(f"nll_loss {shape} {red}", F.nll_loss(x, t, reduction=red))
+            rec.value(f"label_smoothing {shape} {red}",
+                      F.cross_entropy(x, t, reduction=red, label_smoothing=0.1))
+    e = torch.zeros(0, 1).expand(0, 5)
+    rec.value("in place on an empty expanded tensor", e.add_(1))
+
 
 SCENARIOS = collect_scenarios(globals(), __name__)
