@@ -147,6 +147,11 @@ class Generators:
         branch = stmt.body if self.truth(self.eval(stmt.test)) else stmt.orelse
         yield from self.gen_block(branch, yields)
 
+    def gen_match(self, stmt, yields):
+        case = self.choose_case(stmt)
+        if case is not None:
+            yield from self.gen_block(case.body, yields)
+
     def gen_while(self, stmt, yields):
         from .statements import _Break, _Continue
         n = 0
@@ -270,4 +275,5 @@ class Generators:
 _GEN_EXEC = {
     ast.Expr: Generators.gen_expr, ast.If: Generators.gen_if, ast.While: Generators.gen_while,
     ast.For: Generators.gen_for, ast.Try: Generators.gen_try, ast.With: Generators.gen_with,
+    ast.Match: Generators.gen_match,
 }

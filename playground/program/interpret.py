@@ -36,6 +36,7 @@ from .formatting import str_format
 from .functions import Frame
 from .generators import Generators
 from .loops import DetailRequest
+from .matching import Matching
 from .parse import Program, parse
 from .policy import Policy
 from .records import (
@@ -114,7 +115,7 @@ def run(text: str, limits: Limits | None = None, observer=None, on_step=None) ->
     return Interpreter(limits, observer).run(text, on_step=on_step)
 
 
-class _Run(Statements, Expressions, Generators):
+class _Run(Statements, Expressions, Generators, Matching):
     """The state of one run: the program's scopes, its budget, its output and its steps."""
 
     def __init__(self, interp: Interpreter, text: str, before_step):

@@ -31,6 +31,7 @@ from .functions import (
 )
 from .generators import LAZY_ITERATORS, ProgramGenerator
 from .loops import Loop
+from .matching import Matching
 from .operators import INPLACE
 from .policy import (
     EXCEPTIONS,
@@ -948,7 +949,7 @@ class Statements:
 
 
 _EXEC = {
-    ast.If: Statements.exec_if, ast.While: Statements.exec_while, ast.For: Statements.exec_for,
+    ast.Match: Matching.exec_match, ast.If: Statements.exec_if, ast.While: Statements.exec_while, ast.For: Statements.exec_for,
     ast.With: Statements.exec_with, ast.Try: Statements.exec_try,
 }
 _SIMPLE = {
@@ -961,7 +962,7 @@ _SIMPLE = {
 }
 for _t in _SIMPLE:
     _EXEC[_t] = Statements.exec_simple
-_STMT_KIND = {ast.Import: "import", ast.ImportFrom: "import", ast.Assign: "assign",
+_STMT_KIND = {ast.Match: "match", ast.Import: "import", ast.ImportFrom: "import", ast.Assign: "assign",
               ast.AnnAssign: "assign", ast.AugAssign: "augassign", ast.Expr: "expr",
               ast.Pass: "pass", ast.Break: "break", ast.Continue: "continue",
               ast.Return: "return", ast.Global: "pass", ast.Nonlocal: "pass",
