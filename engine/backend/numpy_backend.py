@@ -183,6 +183,8 @@ _scratch = _threading.local()  # per thread: the two buffers of _fma32_chunked
 
 def _in_doubt(s, work) -> bool:
     """Whether some float64 sum in s (1-d; overwritten) needs settling; work: int64 like s."""
+    if not len(s):  # nothing to settle (and min() of nothing raises)
+        return False
     np.left_shift(s.view(np.int64), _SHIFT, out=work)
     if work.min() == _MIDPOINT_SHIFTED:
         return True

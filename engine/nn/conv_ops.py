@@ -857,7 +857,7 @@ def pad(input, pad, mode="constant", value=None):
             lo, hi = pad[2 * i], pad[2 * i + 1]
             if lo >= shape[d] or hi >= shape[d]:
                 raise RuntimeError(
-                    f"Argument #{2 * nd + 2}: Padding size should be less than the "
+                    f"Argument #{2 * i + 4}: Padding size should be less than the "
                     f"corresponding input dimension, but got: padding ({lo}, {hi}) at dimension "
                     f"{d} of input {_sizes(shape)}")
     return apply(_INDEX_PADS[(kind, nd)], (input,), pad)

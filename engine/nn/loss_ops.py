@@ -112,8 +112,8 @@ class BinaryCrossEntropy(Function):
         self.reduction, self.weight = reduction, weight
         self.save(input, target)
         x, t = input._data, target._data
-        lo, hi = B.amin(x, None, False), B.amax(x, None, False)
-        if B.numel(x) and not (B.item(lo) >= 0 and B.item(hi) <= 1):
+        if B.numel(x) and not (B.item(B.amin(x, None, False)) >= 0
+                               and B.item(B.amax(x, None, False)) <= 1):
             raise RuntimeError("all elements of input should be between 0 and 1")
         dt = B.dtype_name(x)
         k = lambda v: B.scalar(v, dt)  # noqa: E731

@@ -3,6 +3,8 @@ backward ops, so that create_graph=True records torch's *BackwardBackward0 nodes
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from .. import budget as _budget
 from ..autograd.function import Function, apply, apply_or_compute
@@ -106,7 +108,9 @@ def _reduce(data, reduction):
 
 
 def _norm(reduction, numel):
-    return 2.0 / numel if reduction == "mean" else 2.0
+    if reduction != "mean":
+        return 2.0
+    return 2.0 / numel if numel else math.inf  # an empty mean: torch's 2. / 0 (nothing to scale)
 
 
 class MseLoss(Function):

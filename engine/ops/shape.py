@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from .. import budget as _budget
 from .. import errors
@@ -169,9 +171,11 @@ class SqueezeDims(Squeeze):
 
 
 class SqueezeMatmul(Squeeze):
-    """The squeeze inside a 1-D @ 2-D matmul."""
+    """The squeeze inside a 1-D @ 2-D matmul: torch's squeeze_ of the mm's result, in place,
+    so the result is no view (an in-place op on it records its own node, not CopySlices)."""
 
     name_ = "SqueezeBackward4"
+    is_view = False
 
 
 class Unsqueeze(Function):
@@ -426,7 +430,8 @@ class Stack(Function):
                 f"[{', '.join(map(str, first))}] at entry 0 and "
                 f"[{', '.join(map(str, s[bad]))}] at entry {bad}"
             )
-        return B.stack([t._data for t in tensors], dim)
+        dt = result_type(list(tensors))  # torch promotes as cat does (numpy would too far)
+        return B.stack([cast(t, dt) for t in tensors], dim)
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(grad.shape[self.dim]))
@@ -696,7 +701,21 @@ class Advanced:
 
     def check_bounds(self) -> None:
         """torch's error for the first position (in broadcast order) whose index is out of
-        range, naming the index tensor's position among them as the dimension."""
+        range, naming the index tensor's position among them as the dimension. torch checks
+        nothing else when the result has no elements, and names no index or dimension for a
+        dim of size 0 indexed by a non-empty index."""
+        for _, arr, size in self.ints:
+            if not size and B.numel(arr):
+                raise IndexError("index is out of bounds for dimension with size 0")
+        if not math.prod(self.result_shape):
+            # nothing is read: any index will do (numpy would still check this one's bounds)
+            ints = {id(arr) for _, arr, _ in self.ints}
+
+            def safe(ix):
+                return B.zeros(B.shape(ix), "int64") if id(ix) in ints else ix
+            self.index = (tuple(safe(ix) for ix in self.index) if isinstance(self.index, tuple)
+                          else safe(self.index))
+            return
         bad = False
         for _, arr, size in self.ints:
             if B.numel(arr) and not (-size <= B.item(B.amin(arr, None, False))
