@@ -226,6 +226,12 @@ def matmul(input, other):
         return mm(input, other)
     if _should_fold(input, other):
         return _folded(input, other)
+    if da == 3 and db == 3 and input.shape[0] != other.shape[0]:
+        # torch: a batch of one that requires grad is squeezed, so that matmul folds
+        if input.shape[0] == 1 and input.requires_grad:
+            return matmul(input.squeeze(0), other)
+        if other.shape[0] == 1 and other.requires_grad:
+            return matmul(input, other.squeeze(0))
     return _batched(input, other)
 
 

@@ -37,7 +37,12 @@ def _check_addmm(bias, mat1, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     bshape = B.shape(bias._data)
     target = (n, m)
-    if len(bshape) > 2 or any(b != 1 and b != t for b, t in zip(reversed(bshape),
+    if len(bshape) > 2:
+        raise RuntimeError(
+            f"expand(torch.{_TYPE[bias._dtype.name]}Tensor{{[{', '.join(map(str, bshape))}]}}, "
+            f"size=[{n}, {m}]): the number of sizes provided (2) must be greater or equal to the "
+            f"number of dimensions in the tensor ({len(bshape)})")
+    if any(b != 1 and b != t for b, t in zip(reversed(bshape),
                                                              reversed(target))):
         bad = next(i for i, (b, t) in enumerate(zip(reversed(bshape), reversed(target)))
                    if b != 1 and b != t) if len(bshape) <= 2 else 0

@@ -9,6 +9,7 @@ import math
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import formulas
 from .arithmetic import _binary_prepare
 from .formulas import sum_to
 from .helpers import check_broadcast, float_data, wrap, zeros_gradient
@@ -253,7 +254,9 @@ class Atan2(Function):
     def backward(self, grad):
         a, b = self.saved_tensors
         sa, sb = self.shapes
-        recip = 1 / (a * a + b * b)
+        # torch's atan2_backward: 0, not inf, where self² + other² is 0 (so the gradient at
+        # the origin is 0 and -0.0, not nan)
+        recip = formulas.reciprocal_or_zero(a * a + b * b)
         return sum_to(grad * b * recip, sa), sum_to(grad * -a * recip, sb)
 
 

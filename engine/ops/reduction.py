@@ -361,7 +361,8 @@ def _check_nonempty(fn: str, input, dim, dims, full_error=RuntimeError) -> None:
         return
     shape = input.shape
     given = [dim] if isinstance(dim, int) else list(dim)
-    for d, g in zip(dims if len(dims) == len(given) else [], given):
+    for g in given if len(dims) == len(given) else []:  # in the order written, as torch
+        d = wrap_dim(g, len(shape))
         if shape and shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {g} to have non-zero size.")
 

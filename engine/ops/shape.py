@@ -27,6 +27,10 @@ def _infer_shape(shape, numel: int) -> tuple:
         if s != -1:
             known *= s
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                               f"[{', '.join(map(str, shape))}] because the unspecified "
+                               f"dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
                                f"size {numel}")
@@ -777,12 +781,10 @@ def index_parts(self, index, setitem=False):
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out = self
     dim = 0  # position in the result so far
-    src_dim = 0  # position in self, for error messages
     advanced = []  # (dim in the result, index array, how many dims it consumes, is a mask)
-    for ix in index:
+    for position, ix in enumerate(index):
         if ix is Ellipsis:
             dim += nd - n_real
-            src_dim += nd - n_real
             continue
         if ix is None:
             out = apply(Unsqueeze, (out,), dim)
@@ -793,12 +795,11 @@ def index_parts(self, index, setitem=False):
         if isinstance(ix, int) or (isinstance(ix, Tensor) and ix.ndim == 0 and
                                     ix._dtype.name == "int64"):
             i, size = int(ix), out.shape[dim]
-            if not -size <= i < size:
+            if not -size <= i < size:  # torch names the item's place in the index
                 raise IndexError(
-                    f"index {i} is out of bounds for dimension {src_dim} with size {size}"
+                    f"index {i} is out of bounds for dimension {position} with size {size}"
                 )
             out = apply(Select, (out,), dim, i)
-            src_dim += 1
             continue
         if isinstance(ix, slice):
             size = out.shape[dim]
@@ -812,7 +813,6 @@ def index_parts(self, index, setitem=False):
             if bare_slice or not whole:
                 out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
             dim += 1
-            src_dim += 1
             continue
         if _is_advanced(ix):
             arr, is_mask = _index_array(ix)
@@ -820,7 +820,6 @@ def index_parts(self, index, setitem=False):
             width = B.ndim(arr) if is_mask else 1
             advanced.append((dim, arr, width, is_mask))
             dim += width
-            src_dim += width
             continue
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
