@@ -493,8 +493,15 @@ class MaxPool2DWithIndices(_PoolWindow, Function):
         a = _batched(x._data, win)
         dt = B.dtype_name(a)
         cols = win.unfold(a, float("-inf"))  # (N, C, K, Oh, Ow)
-        values = B.amax(cols, (2,), False)
         k = B.argmax(cols, 2, False)
+        # the value at that first position (amax could hand back another of equal zeros: torch
+        # returns the first one it meets, 0.0 or -0.0)
+        n, c = B.shape(cols)[:2]
+        values = B.getitem(cols, (
+            B.reshape(B.arange(0, n, 1, "int64"), (n, 1, 1, 1)),
+            B.reshape(B.arange(0, c, 1, "int64"), (1, c, 1, 1)), k,
+            B.reshape(B.arange(0, win.out[0], 1, "int64"), (1, 1, win.out[0], 1)),
+            B.reshape(B.arange(0, win.out[1], 1, "int64"), (1, 1, 1, win.out[1]))))
         pos, first = _window_positions(win)
         oh = B.array([[i] for i in range(win.out[0])], "int64")
         ow = B.array([list(range(win.out[1]))], "int64")

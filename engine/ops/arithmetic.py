@@ -373,7 +373,9 @@ class RPow(Function):
     def forward(self, a, base):
         self.base = base
         self.save(a)
-        x, y, _ = _binary_prepare(self, wrap(base, a), a)
+        x, y, dt = _binary_prepare(self, wrap(base, a), a)
+        if dt.name == "int64":
+            return _int_pow(x, y)  # a negative exponent as torch (numpy refuses it)
         return B.pow(x, y)
 
     def backward(self, grad):

@@ -8,6 +8,7 @@ import warnings
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..dtypes import float32
+from . import spread
 from .compare import where
 from .helpers import dims_tuple, float_data
 from .registry import export
@@ -54,15 +55,11 @@ class Var(Function):
             warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
                           "than the reduction factor (input numel divided by output numel).",
                           UserWarning, stacklevel=4)
-        wide = B.dtype_name(x) == "float32"
-        if wide:  # torch accumulates a float32 var in double (no overflow of 1e30 squared)
-            x = B.astype(x, "float64")
-        d = B.sub(x, B.mean(x, all_dims, True))
-        total = B.sum(B.mul(d, d), all_dims, keepdim)
-        out = B.div(total, _k(max(self.dof, 0), total))
-        if self.root:  # std: the square root too before rounding to float32
-            out = B.sqrt(out)
-        return B.astype(out, "float32") if wide else out
+        if not B.numel(x):  # torch fills an empty reduction's result with NaN
+            out_shape = tuple(1 if d in all_dims else s for d, s in enumerate(shape)) \
+                if keepdim else tuple(s for d, s in enumerate(shape) if d not in all_dims)
+            return B.full(out_shape, float("nan"), B.dtype_name(x))
+        return spread.var(x, all_dims, correction, keepdim, self.root)
 
     def backward(self, grad):
         return (self.var_grad(self.saved_tensors[0], grad),)
@@ -70,11 +67,14 @@ class Var(Function):
     def var_grad(self, a, grad):
         all_dims = tuple(range(a.dim())) if self.dims is None else self.dims
         g = _keep(grad, self.dims, a.dim(), self.keepdim)
-        # torch's var_backward, in its order: (2 / (N - correction)) * grad * (x - mean); over
-        # every dim (or of a 0-dim tensor) the divisor is max(0, N - correction), along dims it
-        # may be negative. Zero degrees of freedom give inf (and NaN where x is the mean)
-        dof = max(self.dof, 0) if self.dims is None or a.dim() == 0 else self.dof
-        factor = 2.0 / dof if dof else float("inf")
+        # torch's var_backward, in its order: (2 / (N - correction)) * grad * (x - mean); along
+        # dims the divisor may be 0 (inf) or negative
+        if self.dims is None or a.dim() == 0:
+            mean = a.mean()
+            if self.dof <= 0:  # over every dim, torch gives inf times grad (NaN at the mean)
+                return g * where(a == mean, float("nan"), float("inf"))
+            return (g * (2.0 / self.dof)) * (a - mean)
+        factor = 2.0 / self.dof if self.dof else float("inf")
         return (g * factor) * (a - a.mean(all_dims, keepdim=True))
 
 

@@ -428,7 +428,8 @@ class ClampTensor(Function):
         grads = []
         for kind, b in zip(self.which, bounds):
             inside = a >= b if kind == "min" else a <= b
-            grads.append(where(inside, 0.0, grad))
+            # torch: where(self < min, grad, 0) for the bound (a NaN bound gets nothing)
+            grads.append(where(a < b if kind == "min" else a > b, grad, 0.0))
             keep = inside if keep is None else keep & inside
         return (where(keep, grad, 0.0), *grads)
 

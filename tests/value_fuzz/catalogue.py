@@ -850,7 +850,7 @@ OPS = {
     "argmax": (reduce("argmax", dims_tuple=False), EXACT),
     "argmin": (reduce("argmin", dims_tuple=False), EXACT),
     "all": (reduce("all", dims_tuple=False), EXACT), "any": (reduce("any", dims_tuple=False), EXACT),
-    "var": (var_std("var"), LAST_BIT), "std": (var_std("std"), LAST_BIT),
+    "var": (var_std("var"), EXACT), "std": (var_std("std"), EXACT),
     "logsumexp": (logsumexp, LAST_BIT), "norm": (norm, LAST_BIT),
     "vector_norm": (vector_norm, LAST_BIT), "matrix_norm": (matrix_norm, LAST_BIT),
     "linalg_norm": (linalg_norm, LAST_BIT),
