@@ -52,7 +52,8 @@ def _all(x, correction, root):
             thread += float(B.item(B.getitem(B.cumsum(part, 0), -1)))  # one by one
         total += thread
     dof = max(0.0, n - correction)
-    var = total / dof if dof else (float("inf") if total else float("nan"))
+    # C's total / 0.0: inf, or NaN when the total is 0 or NaN
+    var = total / dof if dof else (float("inf") if total > 0 else float("nan"))
     out = B.scalar(var, "float64")
     if root:
         out = B.sqrt(out)
