@@ -29,6 +29,7 @@ from .creation import (  # noqa: F401
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     tensor,

@@ -148,6 +148,9 @@ def _fma_float64(a, b, c):
     s, t = _two_sum(p, c)
     u, v = _two_sum(t, pe)
     r, q = _two_sum(s, u)
+    zero = r == 0
+    if zero.any():  # an exact product (pe 0) plus c: IEEE's p + c has the zero's sign
+        r = np.where(zero & (pe == 0), p + c, r)
     half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
     near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
     # Dekker's product is exact only while its partial products neither underflow nor

@@ -481,8 +481,9 @@ class _PoolWindow:
 
 
 class MaxPool2DWithIndices(_PoolWindow, Function):
-    """The largest value of each window (the first one, in window order, among equals), and
-    its position in the input plane as torch's indices; the gradient goes to that position."""
+    """The largest value of each window (the first one, in window order, among equals; the
+    last NaN where there are NaNs, as torch's loop), and its position in the input plane as
+    torch's indices; the gradient goes to that position."""
 
     name_ = "MaxPool2DWithIndicesBackward0"
     chain_rule = "max_pool2d: to each window's largest input (the first among equals) its {grad}, zero elsewhere"
@@ -494,6 +495,13 @@ class MaxPool2DWithIndices(_PoolWindow, Function):
         dt = B.dtype_name(a)
         cols = win.unfold(a, float("-inf"))  # (N, C, K, Oh, Ow)
         k = B.argmax(cols, 2, False)
+        nan = B.isnan(cols)
+        if B.item(B.amax(B.astype(nan, "int64"), None, False)) if B.numel(cols) else False:
+            # torch's loop takes every NaN it meets (`val > max || isnan(val)`): the last one
+            kk = B.shape(cols)[2]
+            at = B.reshape(B.arange(0, kk, 1, "int64"), (1, 1, kk, 1, 1))
+            last = B.amax(B.where(nan, at, B.scalar(-1, "int64")), (2,), False)
+            k = B.where(B.ge(last, B.scalar(0, "int64")), last, k)
         # the value at that first position (amax could hand back another of equal zeros: torch
         # returns the first one it meets, 0.0 or -0.0)
         n, c = B.shape(cols)[:2]

@@ -16,7 +16,7 @@ from ..tensor import Tensor
 from . import cpu_loops
 from .arithmetic import _binary_prepare, check_int_divisor, div
 from .formulas import sum_to
-from .helpers import wrap
+from .helpers import edges_that_require_grad, wrap
 from .inplace import run_inplace
 from .registry import export
 
@@ -131,13 +131,14 @@ class NotDifferentiable(Function):
 
 
 class NotDifferentiable2(Function):
-    """NotDifferentiable with two tensor operands (two edges)."""
+    """NotDifferentiable with two tensor operands: an edge for each that requires grad."""
 
     name_ = "torch::autograd::NotImplemented"
     chain_rule = NotDifferentiable.chain_rule
 
     def forward(self, a, b, op, kernel, fn):
         self.op = op
+        edges_that_require_grad(self)
         return _compute(self, a, b, kernel, fn)
 
     def backward(self, grad):

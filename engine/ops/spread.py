@@ -60,36 +60,87 @@ def _all(x, correction, root):
     return B.astype(out, dt)
 
 
+def _welford_rows(cols, begin: int, end: int, mean, m2, n: int):
+    """WelfordOps.reduce over columns [begin, end) of cols (outputs, values), from (mean, m2)
+    after n values."""
+    for k in range(begin, end):
+        v = B.getitem(cols, (slice(None), k))
+        delta = B.sub(v, mean)
+        mean = B.add(mean, B.div(delta, B.scalar(n + k - begin + 1, "float64")))
+        m2 = B.add(m2, B.mul(delta, B.sub(v, mean)))
+    return mean, m2
+
+
+def welford(x, dims):
+    """(mean, m2, count) in double over dims of array x, as torch's WelfordOps walks it, with
+    the outputs in the kept dims' order (outermost first): a tuple of arrays and the order."""
+    shape = B.shape(x)
+    _, perm, walked = _walk(x, dims)
+    kept = [d for d in perm if d not in dims]
+    outputs, rows = 1, 1
+    for d in perm:
+        if d in dims:
+            rows *= shape[d]
+        else:
+            outputs *= shape[d]
+    cols = B.reshape(B.astype(walked, "float64"), (outputs, rows))
+    zero = B.zeros((outputs,), "float64")
+    if outputs == 1 and rows >= sum_order.GRAIN and sum_order.THREADS > 1:
+        # torch's threads each run Welford over their share, then combine in order
+        chunk = -(-rows // min(sum_order.THREADS, -(-rows // sum_order.GRAIN)))
+        mean, m2, count = zero, zero, 0
+        for b in range(0, rows, chunk):
+            e = min(rows, b + chunk)
+            pm, pm2 = _welford_rows(cols, b, e, zero, zero, 0)
+            n = e - b
+            if count == 0:
+                mean, m2, count = pm, pm2, n
+                continue
+            delta = B.sub(pm, mean)
+            total = count + n
+            share = B.scalar(n / total, "float64")
+            mean = B.add(mean, B.mul(delta, share))
+            m2 = B.add(B.add(m2, pm2), B.mul(B.mul(B.mul(delta, delta),
+                                                   B.scalar(float(count), "float64")), share))
+            count = total
+        return (mean, m2), rows, kept
+    mean, m2 = _welford_rows(cols, 0, rows, zero, zero, 0)
+    return (mean, m2), rows, kept
+
+
+def _to_output(a, shape, kept, dims, keepdim, dt):
+    """A per-output array in the kept dims' walk order, as the result: dims back in order."""
+    out_shape = (tuple(1 if d in dims else s for d, s in enumerate(shape)) if keepdim
+                 else tuple(s for d, s in enumerate(shape) if d not in dims))
+    a = B.reshape(B.astype(a, dt), tuple(shape[d] for d in kept))
+    order = sorted(range(len(kept)), key=lambda i: kept[i])
+    return B.reshape(B.permute(a, tuple(order)), out_shape)
+
+
 def var(x, dims, correction, keepdim: bool, root: bool):
     """var (std with root) of array x over dims (a tuple), torch's way."""
     shape = B.shape(x)
-    dt = B.dtype_name(x)
     kept_numel = 1
     for d, s in enumerate(shape):
         if d not in dims:
             kept_numel *= s
-    out_shape = (tuple(1 if d in dims else s for d, s in enumerate(shape)) if keepdim
-                 else tuple(s for d, s in enumerate(shape) if d not in dims))
     if kept_numel == 1:
+        out_shape = (tuple(1 if d in dims else s for d, s in enumerate(shape)) if keepdim
+                     else tuple(s for d, s in enumerate(shape) if d not in dims))
         return B.reshape(_all(x, correction, root), out_shape)
-    layout, perm, walked = _walk(x, dims)
-    kept = [d for d in perm if d not in dims]
-    rows = 1
-    for d in perm:
-        if d in dims:
-            rows *= shape[d]
-    cols = B.reshape(B.astype(walked, "float64"), (kept_numel, rows))
-    mean = B.zeros((kept_numel,), "float64")
-    m2 = B.zeros((kept_numel,), "float64")
-    for k in range(rows):
-        v = B.getitem(cols, (slice(None), k))
-        delta = B.sub(v, mean)
-        mean = B.add(mean, B.div(delta, B.scalar(k + 1, "float64")))
-        m2 = B.add(m2, B.mul(delta, B.sub(v, mean)))
+    out, _ = var_mean(x, dims, correction, keepdim, root)
+    return out
+
+
+def var_mean(x, dims, correction, keepdim: bool, root: bool):
+    """(var or std, mean) of array x over dims from one Welford pass, as torch's var_mean."""
+    shape = B.shape(x)
+    dt = B.dtype_name(x)
+    (mean, m2), rows, kept = welford(x, dims)
     divisor = rows - correction if rows > correction else 0
-    out = B.div(m2, B.scalar(divisor, "float64"))
+    with B.quiet():
+        out = B.div(m2, B.scalar(divisor, "float64"))
     if root:
         out = B.sqrt(out)
-    out = B.reshape(B.astype(out, dt), tuple(shape[d] for d in kept))
-    order = sorted(range(len(kept)), key=lambda i: kept[i])  # back to the output's dim order
-    return B.reshape(B.permute(out, tuple(order)), out_shape)
+    return (_to_output(out, shape, kept, dims, keepdim, dt),
+            _to_output(mean, shape, kept, dims, keepdim, dt))

@@ -41,7 +41,7 @@ NAMESPACES = {
 
 _TORCH_NAMES = (
     "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-    "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
+    "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "rand", "randn", "rand_like",
     "randn_like", "randint", "randint_like", "randperm", "normal", "bernoulli", "multinomial",
     "manual_seed", "initial_seed", "seed", "Generator", "get_rng_state", "set_rng_state",
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
