@@ -1036,8 +1036,9 @@ export function createGraphView(
     if (!calloutFor) return;
     const card = screenBox(calloutFor);
     if (!card) return;
-    // a callout whose card is out of view would point at nothing: it waits until the card is back
-    const away = card.x1 < 0 || card.y1 < 0 || card.x0 > size.w || card.y0 > size.h;
+    // a callout whose card is (mostly) out of view would point at nothing: it waits until the card is back
+    const seen = overlap(card, { x0: 0, y0: 0, x1: size.w, y1: size.h });
+    const away = seen < 0.5 * (card.x1 - card.x0) * (card.y1 - card.y0);
     if (callout.classList.contains("away") !== away) callout.classList.toggle("away", away);
     if (away) return;
     if (!calloutSizes) {
@@ -1081,7 +1082,8 @@ export function createGraphView(
     detail.replaceChildren(
       h("b", null, rows[0].filter(Boolean).join("  ")),
       ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
-      d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+      // (replaceChildren would write a null as the text "null")
+      ...(d.extra ? [h("div", { class: "gp-detail-extra" }, d.extra)] : []),
       ...d.marks.map((m) => h("div", { class: `gp-detail-mark m-${m.kind}` }, m.text)),
     );
     const p = pos.get(id);

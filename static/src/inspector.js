@@ -213,13 +213,15 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
       },
       "Delete",
     );
-    editsBox.append(
+    // (the DOM's own append writes a null as the text "null": the rows a non-leaf lacks are left out first)
+    const rows = [
       h("h4", null, "Edit the program"),
       h("div", { class: "gp-row wrap" }, zero, none),
       h("div", { class: "gp-row" }, renameInput, rename),
       t.is_leaf ? h("div", { class: "gp-row" }, valueInput, setValue) : null,
       h("div", { class: "gp-row wrap" }, t.is_leaf ? rg : null, del),
-    );
+    ];
+    editsBox.append(...rows.filter(Boolean));
   }
 
   function show(ctx) {
