@@ -253,6 +253,7 @@ export function createGraphView(
       surface.dataset.lod = level;
       lod = level;
       hideDetail();
+      if (level === "full") for (const rec of edgeEls.values()) if (rec.labelStale) drawLabel(rec);
     }
     placeMinimap();
     placeCallout();
@@ -639,7 +640,10 @@ export function createGraphView(
   function placeNode(rec) {
     const p = drawnPos.get(rec.node.id);
     if (!p) return;
+    // unchanged: left alone (rewriting every card's transform after an edit restyled them all)
+    if (rec.at && rec.at.x === p.x && rec.at.y === p.y && rec.placedW === rec.node.w) return;
     rec.at = p;
+    rec.placedW = rec.node.w;
     rec.g.setAttribute(
       "transform",
       `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`,
@@ -821,12 +825,20 @@ export function createGraphView(
       rec.label.setAttribute("class", "gp-edge-label" + (d.current ? " current" : ""));
       rec.cls = cls;
     }
-    if (labelChanged) {
-      setText(rec.text, d.label);
-      rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
-      placeLabel(rec);
+    // a label is only drawn at the full level of detail: below it, its words wait until they show
+    if (labelChanged || (rec.labelStale && lod === "full")) {
+      if (lod === "full") drawLabel(rec);
+      else rec.labelStale = true;
     }
     if (d.current) currentEdge = rec.edge.id;
+  }
+
+  function drawLabel(rec) {
+    rec.labelStale = false;
+    const d = rec.disp;
+    setText(rec.text, d.label);
+    rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
+    placeLabel(rec);
   }
 
   /**
