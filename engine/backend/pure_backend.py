@@ -718,7 +718,8 @@ def _address(data, off):
 def _fast_float(name, a, b):
     """add/sub/mul/div of two float arrays of one dtype when one loop does it: both of one shape
     and contiguous, or one of them a single value (a Python number or a 0-d operand, as a scalar
-    weight, or one value expanded, as the gradient arriving from a sum). Returns
+    weight, or one value expanded, as the gradient arriving from a sum); or of two 0-d arrays,
+    without the general path's lists. Returns
     None when the general path must run. The loop runs in JavaScript in the browser, else in C
     through map(); either way each element is the float64 op rounded once to the dtype."""
     ta, tb = type(a), type(b)
@@ -731,10 +732,17 @@ def _fast_float(name, a, b):
         a = scalar(a, _weak(b.dtype, a))
     else:
         return None
-    if a.dtype != b.dtype or (a.size < _BIG and b.size < _BIG):
-        return None
     tc = _TYPECODE.get(a.dtype)
-    if tc is None:
+    if tc is None or a.dtype != b.dtype:
+        return None
+    if a.size < _BIG and b.size < _BIG:
+        if a.shape == () and b.shape == ():  # a scalar weight's update, a loss's arithmetic
+            x, y = a._data[a._off], b._data[b._off]
+            try:
+                v = _BINARY[name](x, y)
+            except ZeroDivisionError:
+                v = _safe_div(x, y)
+            return _wrap([_r1(v) if tc == "f" else v], (), a.dtype)
         return None
     da, db = a._data, b._data
     # as _flat(): an operand the loop reads in place
