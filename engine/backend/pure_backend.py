@@ -613,7 +613,7 @@ def offset(a) -> int:
 
 
 def overlaps(a) -> bool:
-    return any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
+    return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
 
 
 def _bvals(a, shape, n):
