@@ -148,10 +148,43 @@ def test_a_failed_run_has_a_fresh_console_and_the_graph_says_where_it_is_from(pa
     shot(page, "failed-run")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (1024, 700)], ids=["phone", "laptop"])
-def test_on_a_phone_the_canvas_controls_do_not_overlap(page, host, shot, size):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    open_app(page, host[1], "p=" + encode(chain_program(20)))
+def overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+# The screen boxes of the cards drawn inside the canvas (the part of each on screen).
+CARDS_JS = """(graph) => {
+  const c = graph.getBoundingClientRect();
+  return [...graph.querySelectorAll("[data-testid=node]")].map((n) => {
+    const r = n.querySelector(".gp-card").getBoundingClientRect();
+    return { name: n.dataset.name, id: n.dataset.id, x: r.x, y: r.y, width: r.width, height: r.height };
+  }).filter((r) => r.x < c.right && r.x + r.width > c.left && r.y < c.bottom && r.y + r.height > c.top);
+}"""
+
+
+def check_callout_and_minimap(page: Page, leaf: str, controls: dict) -> dict:
+    """The accumulation callout covers no control and no card; the minimap covers neither the
+    leaf's card nor the callout. Returns the boxes measured."""
+    callout = page.get_by_test_id("accum-callout")
+    expect(callout).to_be_visible()
+    page.wait_for_timeout(300)  # the controls are measured in a frame of their own
+    box = callout.bounding_box()
+    hit = [k for k, b in controls.items() if k != "minimap" and overlap(box, b)]
+    assert not hit, (hit, box, controls)
+    cards = page.get_by_test_id("graph").evaluate(CARDS_JS)
+    covered = [c["name"] or c["id"] for c in cards if overlap(box, c)]
+    assert not covered, ("the callout covers a card", covered, box)
+    minimap = page.get_by_test_id("minimap")
+    leaf_card = next(c for c in cards if c["name"] == leaf)
+    if minimap.is_visible():
+        mbox = minimap.bounding_box()
+        assert not overlap(mbox, leaf_card), ("the minimap covers the leaf", mbox, leaf_card)
+        assert not overlap(mbox, box), ("the minimap covers the callout", mbox, box)
+    return {"callout": box, "leaf": leaf_card}
+
+
+def named_controls(page: Page) -> dict:
     names = {
         "zoom": page.locator(".gp-zoom"),
         "legend": page.get_by_test_id("legend"),
@@ -160,29 +193,48 @@ def test_on_a_phone_the_canvas_controls_do_not_overlap(page, host, shot, size):
         "scrub": page.get_by_test_id("scrub"),
         "speed": page.get_by_test_id("speed"),
     }
-    boxes = {k: v.bounding_box() for k, v in names.items() if v.is_visible()}
+    return {k: v.bounding_box() for k, v in names.items() if v.is_visible()}
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1024, 700)], ids=["phone", "laptop"])
+def test_on_a_phone_the_canvas_controls_do_not_overlap(page, host, shot, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_app(page, host[1], "p=" + encode(chain_program(20)))
+    boxes = named_controls(page)
     assert {"zoom", "legend", "play", "scrub"} <= set(boxes), boxes
-
-    def overlap(a, b):
-        return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-                and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
-
     keys = sorted(boxes)
     clashes = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:] if overlap(boxes[a], boxes[b])]
     shot(page, f"controls-{size[0]}")
     assert not clashes, (clashes, boxes)
     # the accumulation callout at the run's end (a leaf's .grad just grew) covers no button and
-    # not the card it speaks of
-    callout = page.get_by_test_id("accum-callout")
-    expect(callout).to_be_visible()
-    page.wait_for_timeout(300)  # the controls are measured in a frame of their own
-    box = callout.bounding_box()
-    # (the minimap is left out: the camera may leave the leaf's own card under it)
-    hit = [k for k, b in boxes.items() if k != "minimap" and overlap(box, b)]
-    assert not hit, (hit, box, boxes)
-    leaf = page.locator("[data-testid=node][data-name=h]").first.bounding_box()
-    assert not overlap(box, leaf), (box, leaf)
+    # no card, and the minimap leaves the leaf and the callout clear
+    check_callout_and_minimap(page, "h", named_controls(page))
     shot(page, f"callout-{size[0]}")
+
+
+TRAINING = """import torch
+import random
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+optimizer = torch.optim.SGD([w], lr=0.1)
+for step in range(6):
+    optimizer.zero_grad()
+    loss = (w ** 2).sum() * random.uniform(0.5, 1.5)
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1024, 700), (1400, 900)], ids=["phone", "laptop", "desktop"])
+def test_the_callout_beside_a_short_chain_covers_no_card(page, host, shot, size):
+    """A training loop's iteration is a short chain under its leaf: the callout used to sit on
+    the next card at 1024x700."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_app(page, host[1], "p=" + encode(TRAINING))
+    found = check_callout_and_minimap(page, "w", named_controls(page))
+    text = page.get_by_test_id("accum-callout").inner_text()
+    assert text.replace("\n", " ").startswith("w.grad: None + ["), text
+    shot(page, f"callout-training-{size[0]}")
+    assert found["callout"]["width"] >= 100
 
 
 def test_both_hosts_set_a_viewport_meta_tag(page, host):

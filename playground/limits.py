@@ -236,7 +236,7 @@ def _tensors_in(data, limits: Limits) -> int:
 
 
 def _shape(t) -> tuple:
-    return tuple(t.shape)
+    return engine.backend.shape(t._data)  # a plain tuple: no torch.Size made for a check
 
 
 def _broadcast_numel(shapes) -> int:
@@ -279,7 +279,10 @@ def guard_broadcast(tensors, limits: Limits) -> None:
     """Refuse an elementwise op whose broadcast result would be too large."""
     if len(tensors) < 2:
         return
-    _check_elements(_broadcast_numel([_shape(t) for t in tensors]), "broadcasting", limits)
+    shapes = [_shape(t) for t in tensors]
+    if shapes.count(shapes[0]) == len(shapes):
+        return  # no bigger than a tensor that exists: most ops of a training loop
+    _check_elements(_broadcast_numel(shapes), "broadcasting", limits)
 
 
 def _size_args(args, kwargs, first=0):

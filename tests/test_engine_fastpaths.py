@@ -108,11 +108,18 @@ def case_fan_out():
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
+class Listener(Observer):
+    """An observer that hears backward's nodes: backward then runs its formulas on Tensors."""
+
+    def node_begin(self, node, grad_outputs):
+        pass
+
+
 def grads(build, tensor_path: bool):
     engine.manual_seed(0)
     loss, leaves = build()
     if tensor_path:
-        with observe(Observer()):
+        with observe(Listener()):
             loss.backward()
     else:
         loss.backward()
@@ -148,13 +155,32 @@ def test_array_path_gives_the_tensor_paths_gradients_bit_for_bit(name, array_run
     for (dt, shape, got), (dt2, shape2, want) in zip(fast, on_tensors):
         assert dt is dt2 and shape == shape2
         assert same_bits(got, want), (got, want)
-    # the numpy backend (numpy >= 2) takes the path; the pure backend's arrays have no operators
+    # both backends take the path (numpy only from version 2, see below)
     assert (array_runs[0] > 0) == autograd_engine._array_math()
 
 
 def test_array_math_is_detected_per_backend():
-    assert autograd_engine._array_math() == (B.NAME == "numpy" and B.dtype_name(
-        -B.scalar(1.0, "float32") * 0.5) == "float32")
+    # the pure backend's arrays and numpy 2's keep float32 with a Python number (NEP 50);
+    # numpy 1 promoted a 0-dim float32 array with a Python float to float64
+    if B.NAME == "pure":
+        assert autograd_engine._array_math()
+    else:
+        import numpy
+        assert autograd_engine._array_math() == (int(numpy.__version__.split(".")[0]) >= 2)
+
+
+def test_pure_arrays_take_numbers_as_numpy_2_does():
+    from engine.backend import pure_backend as P
+
+    x32 = P.array([1.5] * 70, "float32")  # big enough for the one-loop lane
+    for got in (x32 * 0.1, 0.1 * x32, x32 - 1, 1 - x32, x32 / 3, 3 / x32, -x32, x32 + True):
+        assert got.dtype == "float32"
+    assert P.tolist(x32 * 0.1)[0] == P.tolist(P.mul(x32, P.scalar(0.1, "float32")))[0]
+    i64 = P.array([2, 3], "int64")
+    assert (i64 * 2).dtype == "int64" and (i64 * 0.5).dtype == "float64"
+    assert (i64 / 2).dtype == "float64" and (P.array([True], "bool") + 1).dtype == "int64"
+    with pytest.raises(TypeError):
+        x32 * "2"  # anything else: NotImplemented both ways, as before
 
 
 def test_saved_tensor_of_another_dtype_sends_the_formula_to_tensors(array_runs):
@@ -182,13 +208,31 @@ def test_hooks_and_retain_grad_mixed_into_an_array_run():
         z.register_hook(lambda g: g * 3)
         loss = (z.exp() + y).sum()
         if tensor_path:
-            with observe(Observer()):
+            with observe(Listener()):
                 loss.backward()
         else:
             loss.backward()
         return B.tolist(x.grad._data), B.tolist(y.grad._data)
 
     assert run(False) == run(True)
+
+
+def test_an_observer_of_backward_begin_alone_leaves_the_array_path(array_runs):
+    class Roots(Observer):  # as the playground's observer of iterations without detail
+        def __init__(self):
+            self.roots = []
+
+        def backward_begin(self, roots, grad_roots, inputs, retain_graph, create_graph, api):
+            self.roots.append(roots)
+
+    loss, leaves = case_fan_out()
+    roots = Roots()
+    with observe(roots) as installed:
+        loss.backward()
+        assert engine.observer.current() is installed  # put back after the run
+    assert roots.roots == [[loss]]
+    assert (array_runs[0] > 0) == autograd_engine._array_math()
+    assert B.tolist(leaves[0].grad._data) == grads(case_fan_out, tensor_path=True)[0][2]
 
 
 def test_backward_twice_raises_on_the_array_path():

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import struct
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,90 @@ def test_recorded_values_are_torchs(case_id):
     torch = pytest.importorskip("torch")
     want = [float.fromhex(v) for v in _recorded()[case_id]]
     assert run_case(torch, case_id) == want
+
+
+# -- the hard cases of the float32 multiply-add, against exact arithmetic ----------------------
+# Both backends compute a float32 a * b + c as the float64 product (exact) plus c, rounded to
+# float64 and then to float32. That second rounding is wrong only when the float64 sum lands
+# exactly half-way between two float32 values while the exact sum does not: in the normal range,
+# among the subnormals below 2**-126 (a coarser grid), at 2**-126 itself, and half-way between
+# the largest float32 and 2**128 (which rounds to infinity). Each case below is built to land
+# there, a little above or below the tie, so a backend that skips any of the checks fails.
+
+_F32_MAX = float.fromhex("0x1.fffffep127")
+
+
+def _float32(x: float) -> float:
+    """x rounded to float32 (as the hardware's conversion, infinity past the top)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _exact_float32(a: float, b: float, c: float) -> float:
+    """a * b + c rounded once to float32 (ties to even), with exact rational arithmetic."""
+    q = Fraction(a) * Fraction(b) + Fraction(c)
+    if q == 0:
+        return a * b + c  # an exact zero: float arithmetic gives IEEE's sign
+    mag = abs(q)
+    e = mag.numerator.bit_length() - mag.denominator.bit_length()
+    if Fraction(2) ** e > mag:
+        e -= 1
+    quantum = Fraction(2) ** (max(e, -126) - 23)  # float32's spacing there (subnormals: 2**-149)
+    n, rem = divmod(mag / quantum, 1)
+    if rem > Fraction(1, 2) or rem == Fraction(1, 2) and n % 2 == 1:
+        n += 1
+    v = n * quantum
+    return math.copysign(math.inf if v >= 2 ** 128 else float(v), q)
+
+
+# (c, t): c plus the tie step t lands half-way between two float32 values
+_TIES = {
+    "normal": [(1.5, 2.0 ** -24), (-3.0, 2.0 ** -23), (_float32(0.1), 2.0 ** -28)],
+    "subnormal": [(2.0 ** -130 + 2.0 ** -149, 2.0 ** -150), (2.0 ** -140, -(2.0 ** -150))],
+    "below 2**-126": [(2.0 ** -126, -(2.0 ** -150)), (2.0 ** -126 - 2.0 ** -149, 2.0 ** -150)],
+    "overflow": [(_F32_MAX, 2.0 ** 103), (-_F32_MAX, -(2.0 ** 103))],
+}
+
+
+def _tie_cases(c: float, t: float) -> list:
+    """(a, b, c) float32 triples with a * b = t * (1 -/+ k**2 * 2**-46): the float64 sum
+    rounds onto the tie, the exact one lies just short of it or just past it."""
+    cases = []
+    half = math.frexp(t)[1] // 2  # a and b share t's size: both stay normal float32 values
+    for k in (1, 3):
+        for sign in (1, -1):
+            for scale in (half, half + 10):
+                a = math.ldexp(1 + sign * k * 2.0 ** -23, scale)
+                b = math.ldexp(t, -scale) * (1 - sign * k * 2.0 ** -23)
+                if _float32(a) == a and _float32(b) == b:
+                    cases += [(a, b, c), (-a, -b, c), (a, -b, -c), (-a, b, -c)]
+    return cases
+
+
+@pytest.mark.parametrize("kind", list(_TIES))
+def test_float32_fma_settles_every_kind_of_tie(kind):
+    from engine import backend as B
+    cases = [abc for c, t in _TIES[kind] for abc in _tie_cases(c, t)]
+    want = [_exact_float32(*abc) for abc in cases]
+    rounded_twice = [_float32(a * b + c) for a, b, c in cases]
+    assert sum(w != r for w, r in zip(want, rounded_twice)) >= len(cases) // 4  # can fail
+    # a small array (numpy: one pass) and a big one (numpy works in chunks of 32768)
+    for reps in (1, 40000 // len(cases) + 1):
+        cols = [B.array([v[i] for v in cases] * reps, "float32") for i in range(3)]
+        got = B.tolist(B.fma(*cols))
+        bad = [(cases[i % len(cases)], g, want[i % len(cases)])
+               for i, g in enumerate(got) if g != want[i % len(cases)]]
+        assert not bad, f"{len(bad)} of {len(got)} wrong, e.g. {bad[:3]}"
+
+
+@pytest.mark.parametrize("kind", list(_TIES))
+def test_torch_rounds_these_ties_once(kind):
+    """The exact rounding above is what torch computes (addcmul of three float32 tensors of a
+    whole number of 16-wide blocks is fused everywhere)."""
+    torch = pytest.importorskip("torch")
+    cases = [abc for c, t in _TIES[kind] for abc in _tie_cases(c, t)]
+    cases = (cases * 16)[:len(cases) // 16 * 16 + 16]
+    a, b, c = (torch.tensor([v[i] for v in cases], dtype=torch.float32) for i in range(3))
+    assert torch.addcmul(c, a, b).tolist() == [_exact_float32(*abc) for abc in cases]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import resource
 import string
 import time
@@ -420,13 +421,11 @@ HOSTILE = [
     # generators: nothing of their frame is reachable, and every budget holds inside them
     ("generator_function_frame", "def g():\n    yield 1\n" "f = g().gi_frame\n", "not_allowed"),
     ("generator_code", "def g():\n    yield 1\n" "c = g().gi_code\n", "not_allowed"),
-    ("generator_send", "def g():\n    yield 1\n" "x = g()\nnext(x)\nx.send(1)\n", "not_allowed"),
-    ("generator_throw", "def g():\n    yield 1\n" "g().throw(ValueError)\n", "not_allowed"),
     ("generator_dunder_next", "def g():\n    yield 1\n" "n = g().__next__\n", "not_allowed"),
     ("generator_getattr_frame", "def g():\n    yield 1\n" "f = getattr(g(), 'gi_frame')\n", "not_allowed"),
     ("generator_format_field", "def g():\n    yield 1\n" "s = '{0.gi_frame}'.format(g())\n", "not_allowed"),
     ("generator_type_call", "def g():\n    yield 1\n" "t = type(g())()\n", "not_allowed"),
-    ("yield_in_expression", "def g():\n    x = yield 1\n", "not_allowed"),
+    ("yield_in_expression", "def g():\n    x = [(yield 1)]\n", "not_allowed"),
     ("yield_in_call", "def g():\n    print((yield 1))\n", "not_allowed"),
     ("yield_in_lambda", "f = lambda: (yield 1)\n", "not_allowed"),
     ("yield_at_module_level", "yield 1\n", "syntax"),
@@ -455,6 +454,51 @@ HOSTILE = [
     ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
      "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
+    # send/throw/close: the generator's own methods show nothing of it; closing runs the
+    # program's code under the run's budget, and only while the run goes on
+    ("generator_send_attr", "def g():\n    yield 1\nf = g().send.fn\n", "not_allowed"),
+    ("generator_close_self", "def g():\n    yield 1\nf = g().close.__self__\n",
+     "not_allowed"),
+    ("generator_close_format", "def g():\n    yield 1\ns = '{0.close.fn}'.format(g())\n",
+     "not_allowed"),
+    ("generator_gi_running", "def g():\n    yield 1\nr = g().gi_running\n", "not_allowed"),
+    ("generator_throw_not_exception", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(print)\n", "runtime"),
+    ("generator_throw_engine_class", "import torch\ndef g():\n    yield 1\nx = g()\n"
+     "next(x)\nx.throw(torch.nn.Linear)\n", "runtime"),
+    ("generator_throw_traceback", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(ValueError, 1, 2)\n", "runtime"),
+    ("generator_send_into_itself", "def g():\n    x = yield 1\n    yield it.send(x)\n"
+     "it = g()\nnext(it)\nit.send(1)\n", "runtime"),
+    ("generator_close_inside_itself", "def g():\n    yield it.close()\nit = g()\nnext(it)\n",
+     "runtime"),
+    ("generator_finally_forever_on_break", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nfor x in g():\n    break\n",
+     "limit"),
+    ("generator_finally_forever_at_end", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\n", "limit"),
+    ("generator_finally_forever_on_close", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "limit"),
+    ("generator_finally_makes_more", "def g(n):\n    try:\n        yield n\n    finally:\n"
+     "        h = g(n + 1)\n        next(h)\nx = g(0)\nnext(x)\nx = None\n", "limit"),
+    ("generator_finally_ignores_exit_forever", "def g():\n    while True:\n        try:\n"
+     "            yield 1\n        except:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "runtime"),
+    ("generator_finally_memory", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        a = [torch.ones(1000, 1000) for i in range(10)]\n"
+     "for x in g():\n    break\n", "limit"),
+    ("generator_finally_recursion", "def g():\n    try:\n        yield 1\n    finally:\n"
+     "        for y in g():\n            break\nfor x in g():\n    break\n", "limit"),
+    ("generator_dropped_in_hook", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\n"
+     "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda gr: next(g()))\ny.backward()\n", "limit"),
+    ("generator_yield_in_with_of_engine_object", "import torch\ndef g():\n"
+     "    with torch.nn.Linear(1, 1):\n        yield 1\nnext(g())\n", "not_allowed"),
+    ("generator_yield_assignment_dunder", "def g():\n    __x = yield 1\n", "not_allowed"),
+    ("generator_yield_from_send_huge", "def g():\n    yield from range(10**9)\nx = g()\n"
+     "next(x)\nwhile True:\n    x.send(None)\n", "limit"),
     # ctx.mark_dirty: the engine's record of dirty inputs stays the engine's
     ("ctx_dirty_private", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
      "    def forward(ctx, x):\n        ctx._dirty = (x,)\n        return x\n"
@@ -507,6 +551,78 @@ HOSTILE = [
     ("property_fget", "p = property(lambda s: 1)\nf = p.fget\n", "not_allowed"),
     ("property_setter_engine_fn", "import torch\np = property(lambda s: 1)\n"
      "q = p.setter(torch.ones)\n", "runtime"),
+    # match statements: a class pattern reads attributes as `subject.name` would (the policy),
+    # capture names bind like assignments, __match_args__ is the interpreter's to read
+    ("match_kwd_dunder", "match 1:\n    case int(__class__=c):\n        pass\n", "not_allowed"),
+    ("match_capture_dunder", "match 1:\n    case __builtins__:\n        pass\n", "not_allowed"),
+    ("match_rest_dunder", "match {}:\n    case {**__d}:\n        pass\n", "not_allowed"),
+    ("match_star_dunder", "match []:\n    case [*__s]:\n        pass\n", "not_allowed"),
+    ("match_as_dunder", "match 1:\n    case 1 as __x:\n        pass\n", "not_allowed"),
+    ("match_value_dunder", "match 1:\n    case int.__dict__:\n        pass\n", "not_allowed"),
+    ("match_class_dunder_path", "match 1:\n    case int.__base__():\n        pass\n",
+     "not_allowed"),
+    ("match_args_dunder_dict", "class C:\n    __match_args__ = ('__dict__',)\n"
+     "match C():\n    case C(d):\n        print(d)\n", "not_allowed"),
+    ("match_args_dunder_init", "class C:\n    __match_args__ = ('__init__',)\n"
+     "match C():\n    case C(f):\n        print(f)\n", "not_allowed"),
+    ("match_args_engine_private", T + "class L(torch.nn.Linear):\n"
+     "    __match_args__ = ('_parameters',)\nmatch L(1, 1):\n    case L(p):\n        print(p)\n",
+     "not_allowed"),
+    ("match_args_read", "class C:\n    __match_args__ = ('x',)\nm = C.__match_args__\n",
+     "not_allowed"),
+    ("match_args_getattr", "class C:\n    __match_args__ = ('x',)\n"
+     "m = getattr(C, '__match_args__')\n", "not_allowed"),
+    ("match_args_format_field", "class C:\n    __match_args__ = ('x',)\n"
+     "m = '{0.__match_args__}'.format(C)\n", "not_allowed"),
+    ("match_args_setattr", "class C:\n    pass\nsetattr(C, '__match_args__', ('x',))\n",
+     "not_allowed"),
+    ("match_args_assigned_later", "class C:\n    pass\nC.__match_args__ = ('x',)\n",
+     "not_allowed"),
+    ("match_args_at_module_level", "__match_args__ = ('x',)\n", "not_allowed"),
+    ("match_args_in_a_method", "class C:\n    def f(self):\n        __match_args__ = 1\n",
+     "not_allowed"),
+    ("match_args_on_engine_class", T + "torch.nn.Linear.__match_args__ = ('weight',)\n",
+     "not_allowed"),
+    ("match_engine_private_kwd", T + "match torch.nn.Linear(1, 1):\n"
+     "    case torch.nn.Linear(_parameters=p):\n        print(p)\n", "not_allowed"),
+    ("match_tensor_numpy", T + "match torch.ones(1):\n    case torch.Tensor(numpy=f):\n"
+     "        f()\n", "not_allowed"),
+    ("match_tensor_private", T + "match torch.ones(1):\n    case torch.Tensor(_data=d):\n"
+     "        print(d)\n", "not_allowed"),
+    ("match_function_closure", "def f():\n    pass\nmatch f:\n    case object(closure=c):\n"
+     "        print(c)\n", "not_allowed"),
+    ("match_function_run", "def f():\n    pass\nmatch f:\n    case object(run=r):\n"
+     "        print(r)\n", "not_allowed"),
+    ("match_builtin_wrapper", "match print:\n    case object(fn=f):\n        f('x')\n",
+     "not_allowed"),
+    ("match_generator_frame", "def g():\n    yield 1\nmatch g():\n"
+     "    case object(gi_frame=f):\n        print(f)\n", "not_allowed"),
+    ("match_exception_traceback", "try:\n    1 / 0\nexcept Exception as e:\n    match e:\n"
+     "        case ZeroDivisionError(with_traceback=t):\n            print(t)\n",
+     "not_allowed"),
+    ("match_super_proxy", "class A:\n    def f(self):\n        match super():\n"
+     "            case object(obj=o):\n                return o\nA().f()\n", "not_allowed"),
+    ("match_class_pattern_type", "match 1:\n    case type():\n        pass\n", "not_allowed"),
+    ("match_class_pattern_function_type", "def f():\n    pass\nF = type(f)\nmatch f:\n"
+     "    case F():\n        pass\n", "not_allowed"),
+    ("match_class_pattern_not_a_class", "match 1:\n    case print():\n        pass\n",
+     "runtime"),
+    ("match_sequence_unpacks_huge_range", "match range(10**12):\n    case [*rest]:\n"
+     "        pass\n", "limit"),
+    ("match_sequence_middle_of_huge_range", "match range(10**12):\n    case [a, *rest, b]:\n"
+     "        pass\n", "limit"),
+    ("match_guard_forever", "def f():\n    while True:\n        pass\nmatch 1:\n"
+     "    case x if f():\n        pass\n", "limit"),
+    ("match_recursion", "def f(v):\n    match v:\n        case [x]:\n            return f([x])\n"
+     "f([1])\n", "limit"),
+    ("match_property_recursion", "class C:\n    __match_args__ = ('p',)\n    @property\n"
+     "    def p(self):\n        match self:\n            case C(q):\n                return q\n"
+     "match C():\n    case C(v):\n        pass\n", "limit"),
+    ("match_in_loop_forever", "while True:\n    match 1:\n        case 1:\n            pass\n",
+     "limit"),
+    ("match_args_huge", "class C:\n    __match_args__ = ('x',) * 10**6\n", "limit"),
+    ("match_tensor_broadcast_value", T + "class K:\n    big = torch.ones(1000, 1000)\n"
+     "match torch.ones(1000, 1, 1):\n    case K.big:\n        pass\n", "limit"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -693,6 +809,8 @@ def _stmts():
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
         st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr, expr, st.sampled_from(["send", "throw", "close"])).map(
+            lambda t: _drive_generator(*t)),
         st.tuples(expr, expr).map(lambda t: _context_manager(t[0], t[1])),
         st.tuples(expr).map(lambda t: ast.For(
             ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
@@ -701,21 +819,94 @@ def _stmts():
         st.tuples(expr, expr).map(lambda t: _function_class(t[0], t[1])),
         st.just(ast.parse("y = G.apply(torch.ones(2, requires_grad=True), 2)\n"
                           "y.sum().backward()").body[0]),
+        st.tuples(expr, st.lists(st.tuples(_match_patterns(), st.one_of(st.none(), expr)),
+                                 min_size=1, max_size=3)).map(lambda t: _match(*t)),
     )
 
 
+def _match_patterns():
+    """Patterns reaching for what a class pattern could read: dunders, engine internals, the
+    playground's own objects' fields, on every kind of class a program can name."""
+    leaves = st.one_of(
+        st.sampled_from(["0", "-1", "'a'", "None", "True", "_", "a", "x", "__x",
+                         "torch.float32", "x.grad", "C.m"]),
+    )
+    classes = st.sampled_from(["torch.Tensor", "nn.Linear", "torch.nn.Module", "object", "int",
+                               "list", "dict", "C", "Exception", "print", "torch.Size",
+                               "torch.autograd.Function", "G", "type", "x"])
+    attrs = st.sampled_from(["shape", "grad", "grad_fn", "_data", "__class__", "gi_frame", "fn",
+                             "closure", "args", "numpy", "weight", "_parameters", "run",
+                             "m", "real"])
+
+    def grow(inner):
+        items = st.lists(inner, max_size=3)
+        return st.one_of(
+            items.map(lambda xs: "[" + ", ".join(xs) + "]"),
+            items.map(lambda xs: "[" + ", ".join(xs + ["*rest"]) + "]"),
+            st.tuples(st.lists(st.tuples(st.sampled_from(["'a'", "1", "C.m"]), inner),
+                               max_size=2), st.booleans()).map(
+                lambda t: "{" + ", ".join([f"{k}: {v}" for k, v in t[0]]
+                                          + (["**kw"] if t[1] else [])) + "}"),
+            st.tuples(classes, st.lists(inner, max_size=2),
+                      st.lists(st.tuples(attrs, inner), max_size=2)).map(
+                lambda t: t[0] + "(" + ", ".join(t[1] + [f"{k}={v}" for k, v in t[2]]) + ")"),
+            st.lists(inner, min_size=2, max_size=3).map(lambda xs: "(" + " | ".join(xs) + ")"),
+            st.tuples(inner, st.sampled_from(["a", "y", "__y"])).map(
+                lambda t: f"({t[0]} as {t[1]})"),
+        )
+    return st.recursive(leaves, grow, max_leaves=5)
+
+
+def _match(subject, cases):
+    """match SUBJECT with random (pattern, guard) cases, each body printing what it bound."""
+    text = "match 0:\n"
+    for pattern, guard in cases:
+        body = "print(a)" if re.search(r"\ba\b", pattern) else "pass"
+        text += f"    case {pattern}{' if 1' if guard is not None else ''}:\n        {body}\n"
+    tree = ast.parse(text).body[0]
+    tree.subject = subject
+    for case, (_, guard) in zip(tree.cases, cases):
+        if guard is not None:
+            case.guard = guard
+    return tree
+
+
 def _generator_function(yielded, iterated):
-    """def gen(a) with random yield and yield-from values, inside a loop and a try."""
+    """def gen(a) with random yield and yield-from values, inside a loop, a try whose finally
+    and bare except run when it is closed, and a value sent in."""
     tree = ast.parse(
         "def gen(a):\n"
         "    for k in range(2):\n"
         "        try:\n"
-        "            yield YIELDED\n"
+        "            a = yield YIELDED\n"
+        "        except:\n"
+        "            print(a)\n"
+        "            raise\n"
         "        finally:\n"
-        "            pass\n"
-        "    yield from ITERATED\n").body[0]
+        "            print(k)\n"
+        "    r = yield from ITERATED\n"
+        "    return r\n").body[0]
     tree.body[0].body[0].body[0].value.value = yielded
     tree.body[1].value.value = iterated
+    return tree
+
+
+def _drive_generator(arg, sent, method):
+    """Make a generator, start it and call send/throw/close on it with a random value; then
+    let it go by a loop that breaks off (its finally runs)."""
+    tree = ast.parse(
+        "try:\n"
+        "    g = gen(ARG)\n"
+        "    next(g)\n"
+        f"    g.{method}({'' if method == 'close' else 'SENT'})\n"
+        "    for v in gen(ARG):\n"
+        "        break\n"
+        "except Exception as e:\n"
+        "    print(e)\n").body[0]
+    tree.body[0].value.args = [arg]
+    tree.body[3].iter.args = [arg]
+    if method != "close":
+        tree.body[2].value.args = [sent]
     return tree
 
 

@@ -51,8 +51,12 @@ def bits(values, dtype):
     return ["nan" if v != v else struct.pack(FMT[dtype], v).hex() for v in values]
 
 def flat(a):
-    v = pb.tolist(a)
-    return v if isinstance(v, list) else [v]
+    return pb.tolist(pb.reshape(a, (-1,)))
+
+def expanded(x, y):  # the single value of the two, expanded to the other's shape
+    if x.ndim == 0:
+        return pb.expand(x, y.shape), y
+    return x, pb.expand(y, x.shape)
 
 def run():
     out = []
@@ -61,6 +65,8 @@ def run():
         x = pb.array(c["x"], dt)
         if c["op"] in ("add", "sub", "mul", "div"):
             y = pb.array(c["y"], dt)
+            if c.get("expand"):
+                x, y = expanded(x, y)
             r = getattr(pb, c["op"])(x, y)
         elif c["op"] == "neg":
             r = pb.neg(x)
@@ -68,7 +74,9 @@ def run():
             r = pb.astype(x, c["to"])
             dt = c["to"]
         else:
-            r = pb.sum(x, None, False)
+            x = pb.reshape(x, tuple(c.get("shape", [len(c["x"])])))
+            r = pb.sum(x, None if c.get("dims") is None else tuple(c["dims"]),
+                       c.get("keepdim", False))
         out.append(bits(flat(r), dt))
     return out
 
@@ -107,12 +115,23 @@ def _cases():
             for s in SPECIAL[:16:3] + [vals[40]]:
                 cases.append({"op": op, "dtype": dtype, "x": vals, "y": s})
                 cases.append({"op": op, "dtype": dtype, "x": s, "y": vals})
+                # one value expanded to the other's shape (strides 0), as a sum's gradient
+                cases.append({"op": op, "dtype": dtype, "x": vals, "y": s, "expand": True})
+                cases.append({"op": op, "dtype": dtype, "x": s, "y": vals, "expand": True})
         cases.append({"op": "neg", "dtype": dtype, "x": vals})
         for n in SUM_LENGTHS:
             xs = [rng.gauss(0, 1) * 10 ** rng.randint(-3, 3) for _ in range(n)]
             if dtype == "float32":
                 xs = [struct.unpack("<f", struct.pack("<f", v))[0] for v in xs]
             cases.append({"op": "sum", "dtype": dtype, "x": xs})
+            # the same values as a row, a column and a matrix, summed whole or along a dim
+            for shape, dims in (([1, n], [1]), ([n, 1], [0]), ([n, 1], [0, 1])):
+                cases.append({"op": "sum", "dtype": dtype, "x": xs, "shape": shape,
+                              "dims": dims, "keepdim": True})
+            if n % 8 == 0:
+                for dims in ([0], [1], None):
+                    cases.append({"op": "sum", "dtype": dtype, "x": xs, "shape": [n // 8, 8],
+                                  "dims": dims})
     f32 = next(c["x"] for c in cases if c["dtype"] == "float32")
     cases.append({"op": "astype", "dtype": "float32", "x": f32, "to": "float64"})
     # float64 values that round to float32 at a tie, past its largest value, below its smallest
@@ -144,8 +163,12 @@ def _numpy_results(cases):
         dt = c["dtype"]
         x = nb.array(c["x"], dt)
         if c["op"] in ("add", "sub", "mul", "div"):
+            y = nb.array(c["y"], dt)
+            if c.get("expand"):
+                shape = max(x.shape, y.shape, key=len)
+                x, y = nb.expand(x, shape), nb.expand(y, shape)
             with np.errstate(all="ignore"):
-                r = getattr(nb, c["op"])(x, nb.array(c["y"], dt))
+                r = getattr(nb, c["op"])(x, y)
         elif c["op"] == "neg":
             r = nb.neg(x)
         elif c["op"] == "astype":
@@ -153,9 +176,11 @@ def _numpy_results(cases):
                 r = nb.astype(x, c["to"])
             dt = c["to"]
         else:
-            r = nb.sum(x, None, False)  # both backends add in torch's order
-        v = r.tolist()
-        out.append(_bits(v if isinstance(v, list) else [v], dt))
+            x = nb.reshape(x, tuple(c.get("shape", [len(c["x"])])))
+            # both backends add in torch's order
+            r = nb.sum(x, None if c.get("dims") is None else tuple(c["dims"]),
+                       c.get("keepdim", False))
+        out.append(_bits(nb.reshape(r, (-1,)).tolist(), dt))
     return out
 
 

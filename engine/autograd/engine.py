@@ -113,10 +113,28 @@ def _add_grads(a, b, create_graph):
 _ARRAY_MATH: dict = {}
 
 
+# what a backward run tells its observer after backward_begin
+_BACKWARD_EVENTS = ("node_begin", "edge", "node_end", "accumulate", "hook", "backward_end")
+_HEARS_BACKWARD: dict = {}  # observer class -> whether it overrides one of them
+
+
+def _hears_backward(obs) -> bool:
+    """Whether obs overrides an event that a backward run sends after backward_begin. A run
+    whose observer hears none of them (the playground's observer of loop iterations without
+    detail hears only backward_begin) takes the path where nothing records: the same
+    gradients, without a Tensor for each step of each formula."""
+    cls = type(obs)
+    hears = _HEARS_BACKWARD.get(cls)
+    if hears is None:
+        hears = _HEARS_BACKWARD[cls] = any(
+            getattr(cls, e) is not getattr(_observer.Observer, e) for e in _BACKWARD_EVENTS)
+    return hears
+
+
 def _array_math() -> bool:
     """Whether the backend's arrays do + - * / themselves and keep the dtype when the other
-    operand has the same dtype or is a Python number, as torch does (numpy >= 2 does, by NEP 50;
-    the pure backend's arrays have no operators). Backward formulas can then run on arrays."""
+    operand has the same dtype or is a Python number, as torch does (numpy >= 2 does, by NEP 50,
+    and the pure backend's arrays). Backward formulas can then run on arrays."""
     ok = _ARRAY_MATH.get(B.NAME)
     if ok is None:
         x = B.scalar(1.0, "float32")  # 0-dim, where numpy < 2 promoted to float64
@@ -256,7 +274,9 @@ def run_backward(
     accumulate=False (autograd.grad): nothing accumulates; returns the gradient reaching each of
     `inputs` (None where none arrived).
     """
-    obs = _observer.state.observer
+    installed = _observer.state.observer
+    # the observer of this run's events after backward_begin: None when it hears none of them
+    obs = installed if installed is None or _hears_backward(installed) else None
     root_edges = []  # the node each root's gradient goes to, and through which input_nr
     root_nrs = []
     for i, r in enumerate(roots):
@@ -321,8 +341,9 @@ def run_backward(
             task.push(node)
 
     captured: dict = {}
-    if obs is not None:
-        obs.backward_begin(list(roots), list(grad_roots), inputs, retain_graph, create_graph, api)
+    if installed is not None:
+        installed.backward_begin(list(roots), list(grad_roots), inputs, retain_graph,
+                                 create_graph, api)
     prev_mode = grad_mode.state.grad_enabled
     grad_mode.state.grad_enabled = create_graph
     # Tensors made inside backward formulas are the engine's arithmetic, not the user's:
@@ -373,7 +394,7 @@ def run_backward(
         raise
     finally:
         grad_mode.state.grad_enabled = prev_mode
-        _observer.state.observer = obs
+        _observer.state.observer = installed
         if obs is not None:
             obs.backward_end(error)
 

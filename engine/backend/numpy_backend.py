@@ -8,6 +8,7 @@ functions with the same meaning, so the engine never needs to know which one it 
 from __future__ import annotations
 
 import math as _math
+import threading as _threading
 
 import numpy as np
 
@@ -112,14 +113,23 @@ def _two_sum(a, b):
 
 
 def _fma_to_float32(a, b, c):
-    """float32(a * b + c) rounded once, for a float32 `a` and integral |b| < 2**29 (so a * b
-    is exact in float64): round the float64 sum, then settle float32 ties with its error."""
+    """float32(a * b + c) rounded once, for a float32 `a` and a `b` that make a * b exact in
+    float64 (float32 values, or integers below 2**29): round the float64 sum, then settle
+    float32 ties with its exact error. A sum half-way between the largest float32 and 2**128
+    (where float32 rounds to infinity) is settled the same way, with infinity as the upper
+    neighbour."""
     total, err = _two_sum(a * b, c)
     r = total.astype(np.float32)
-    d = total - r.astype(np.float64)
+    d = total - _beyond_max(r)
     toward = np.nextafter(r, np.where(d > 0, np.float32(np.inf), np.float32(-np.inf)))
-    tie = (d != 0) & (total == (r.astype(np.float64) + toward.astype(np.float64)) / 2) & (err != 0)
+    tie = (d != 0) & (2 * total == _beyond_max(r) + _beyond_max(toward)) & (err != 0)
     return np.where(tie & (np.sign(err) == np.sign(d)), toward, r)
+
+
+def _beyond_max(r):
+    """float32 values as float64, with infinity as 2**128: the float32 grid's next step."""
+    r = r.astype(np.float64)
+    return np.where(np.isinf(r), np.copysign(2.0 ** 128, r), r)
 
 
 _DEKKER_SAFE_LOW = 2.0 ** -900  # above the subnormals by more than the product's 106 bits
@@ -158,43 +168,92 @@ def _fma_float64(a, b, c):
     return r
 
 
-_F32_LOW_BITS = np.int64(0x1FFFFFFF)  # the float64 mantissa bits below float32's precision
-_F32_MIDPOINT = np.int64(0x10000000)  # ...exactly half a float32 ulp
-_F32_TINY32 = np.float32(2.0 ** -126)  # below it float32 is subnormal (fewer mantissa bits)
+# float32 fused multiply-add. The product of two float32 values is exact in float64 and the
+# float64 sum rounds once; rounding that to float32 is the one rounding torch's kernel makes,
+# unless the float64 sum landed exactly on a float32 rounding midpoint (its low 29 mantissa
+# bits 1000...0) or among float32's subnormals (below 2**-126), whose midpoints lie elsewhere.
+# Those few elements are settled with the sum's exact error. Each test is one numpy pass over
+# the sums and a minimum that answers for the whole array, so the common case makes no mask.
+# (Written for speed: every optimizer step of every parameter comes here.)
+_MIDPOINT_SHIFTED = np.int64(-2 ** 63)  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
+_SHIFT = np.int64(35)
+_FMA_CHUNK = 32768  # elements per pass over a big array (its float64 buffer is 256 KiB)
+_scratch = _threading.local()  # per thread: the two buffers of _fma32_chunked
+
+
+def _in_doubt(s, work) -> bool:
+    """Whether some float64 sum in s (1-d; overwritten) needs settling; work: int64 like s."""
+    np.left_shift(s.view(np.int64), _SHIFT, out=work)
+    if work.min() == _MIDPOINT_SHIFTED:
+        return True
+    exponent = work.view(np.int32)[:len(s)]
+    np.frexp(s, out=(s, exponent))  # 0 < |s| < 2**-126 has an exponent of -126 or less
+    return exponent.min() < -125
+
+
+def _settle32(a, b, c, out) -> None:
+    """Redo exactly the elements of out (1-d, float32) whose float64 sum is in doubt."""
+    n = len(out)
+    x, y, z = (np.broadcast_to(v, (n,)) for v in (a, b, c))
+    s = np.add(np.multiply(x, y, dtype=np.float64), z)
+    midpoint = np.bitwise_and(s.view(np.int64), np.int64(0x1FFFFFFF)) == 0x10000000
+    tiny = (np.abs(s) < 2.0 ** -126) & (s != 0)
+    k = np.nonzero(midpoint | tiny)[0]
+    with np.errstate(all="ignore"):
+        out[k] = _fma_to_float32(x[k].astype(np.float64), y[k].astype(np.float64),
+                                 z[k].astype(np.float64))
 
 
 def _fma32(a, b, c):
-    """float32 a * b + c rounded once. The product of two float32 values is exact in float64
-    and the float64 sum rounds once; rounding that to float32 is the single rounding, except
-    when the float64 sum lands exactly half-way between two float32 values (or among
-    float32's subnormals): those few go through the sum's exact error. (Written for speed:
-    every optimizer step of every parameter comes here.)"""
-    s = np.asarray(np.multiply(a, b, dtype=np.float64))  # 0-dim operands give a numpy scalar
-    if s.shape == np.shape(c):
+    """float32 a * b + c rounded once (a, b, c float32 arrays that broadcast together)."""
+    big = max(a.size, b.size, c.size)
+    if big > _FMA_CHUNK:
+        shape = (a if a.size == big else b if b.size == big else c).shape
+        if all(v.size == 1 or v.shape == shape for v in (a, b, c)):
+            return _fma32_chunked(a, b, c, shape)
+    # one pass over the whole array: 0-dim and size-1 operands broadcast inside numpy
+    s = np.multiply(a, b, dtype=np.float64)
+    if type(s) is ndarray and (c.shape == s.shape or c.size == 1 and c.ndim <= s.ndim):
         np.add(s, c, out=s)
-    else:
+    else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)
-    doubt = (s.view(np.int64) & _F32_LOW_BITS) == _F32_MIDPOINT
-    tiny = np.abs(out) < _F32_TINY32
-    if tiny.any():
-        doubt |= tiny & (s != 0)
-    if doubt.any():
-        if out.ndim == 0:  # (np.nonzero refuses 0-dim arrays)
-            return _fma32(*(np.reshape(v, (1,)) for v in (a, b, c))).reshape(())
-        shape = out.shape
-        k = np.nonzero(doubt)
-        x, y, z = (np.broadcast_to(v, shape)[k].astype(np.float64) for v in (a, b, c))
-        exact = _fma_to_float32(x, y, z)
-        out[k] = np.where(np.isfinite(exact), exact, out[k])
+    flat = s.reshape(-1)
+    if _in_doubt(flat, np.empty(len(flat), np.int64)):
+        shape = s.shape
+        _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)),
+                  out.reshape(-1))
     return out
 
 
+def _fma32_chunked(a, b, c, shape):
+    """_fma32 of a big array in chunks: the float64 work stays in cache, in two buffers kept
+    per thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh
+    pages on every call, and a page fault per 4 KiB cost more than the arithmetic)."""
+    flat = [v.reshape(()) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
+    n = _math.prod(shape)
+    out = np.empty(n, np.float32)
+    buffers = getattr(_scratch, "fma", None)
+    if buffers is None:
+        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK, np.int64))
+    s, work = buffers
+    for i in range(0, n, _FMA_CHUNK):
+        j = min(i + _FMA_CHUNK, n)
+        part = [v if v.ndim == 0 else v[i:j] for v in flat]
+        si = s[:j - i]
+        np.multiply(part[0], part[1], out=si, dtype=np.float64)
+        np.add(si, part[2], out=si)
+        out[i:j] = si
+        if _in_doubt(si, work[:j - i]):
+            _settle32(*part, out[i:j])
+    return out.reshape(shape)
+
+
 def fma(a, b, c):
-    """a * b + c rounded once, with the error-free transformations linspace uses."""
+    """a * b + c rounded once (float32 above; float64 with Dekker's exact product)."""
+    if a.dtype == np.float32:
+        return _fma32(a, b, c)
     with np.errstate(all="ignore"):
-        if a.dtype == np.float32:
-            return _fma32(a, b, c)
         shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
         x, y, z = (np.broadcast_to(v, shape).ravel() for v in (a, b, c))
         naive = x * y + z

@@ -95,6 +95,40 @@ class ndarray:
     def __repr__(self):
         return f"pure.ndarray({tolist(self)!r}, dtype={self.dtype})"
 
+    # + - * / and unary - between arrays and with Python numbers, as numpy 2's arrays have them
+    # (a number takes the array's kind, NEP 50): the engine then runs backward formulas on
+    # arrays instead of Tensors (`array_backward` in engine/autograd/function.py)
+    def __add__(self, other):
+        return add(self, other) if type(other) in _OPERANDS else NotImplemented
+
+    def __radd__(self, other):
+        return add(other, self) if type(other) in _OPERANDS else NotImplemented
+
+    def __sub__(self, other):
+        return sub(self, other) if type(other) in _OPERANDS else NotImplemented
+
+    def __rsub__(self, other):
+        return sub(other, self) if type(other) in _OPERANDS else NotImplemented
+
+    def __mul__(self, other):
+        return mul(self, other) if type(other) in _OPERANDS else NotImplemented
+
+    def __rmul__(self, other):
+        return mul(other, self) if type(other) in _OPERANDS else NotImplemented
+
+    def __truediv__(self, other):
+        return div(self, other) if type(other) in _OPERANDS else NotImplemented
+
+    def __rtruediv__(self, other):
+        return div(other, self) if type(other) in _OPERANDS else NotImplemented
+
+    def __neg__(self):
+        return neg(self)
+
+
+_NUMBERS = (int, float, bool)
+_OPERANDS = (ndarray, *_NUMBERS)  # what the operators above take (else Python asks the other side)
+
 
 _CSTRIDES: dict = {}
 _CONTIG: dict = {}
@@ -666,17 +700,36 @@ def _flat(a):
     return None
 
 
+def _one_value(a, shape):
+    """Whether a, broadcast to `shape`, is one value everywhere: a single element (of no more
+    dims than shape), or a view of one element expanded to shape itself (all strides 0, as the
+    gradient of a sum arrives: ones(()).expand(n))."""
+    if a.size == 1:
+        return a.ndim <= len(shape)
+    return a.shape == shape and not any(a._strides)
+
+
 def _address(data, off):
     return data.buffer_info()[0] + off * data.itemsize
 
 
 def _fast_float(name, a, b):
     """add/sub/mul/div of two float arrays of one dtype when one loop does it: both of one shape
-    and contiguous, or one of them a single value (a 0-d operand, as a scalar weight). Returns
+    and contiguous, or one of them a single value (a Python number or a 0-d operand, as a scalar
+    weight, or one value expanded, as the gradient arriving from a sum). Returns
     None when the general path must run. The loop runs in JavaScript in the browser, else in C
     through map(); either way each element is the float64 op rounded once to the dtype."""
-    if (type(a) is not ndarray or type(b) is not ndarray or a.dtype != b.dtype
-            or (a.size < _BIG and b.size < _BIG)):
+    ta, tb = type(a), type(b)
+    if ta is ndarray:
+        if tb is not ndarray:
+            if tb not in _NUMBERS or a.size < _BIG:
+                return None
+            b = scalar(b, _weak(a.dtype, b))  # as _setup2 takes a number
+    elif ta in _NUMBERS and tb is ndarray and b.size >= _BIG:
+        a = scalar(a, _weak(b.dtype, a))
+    else:
+        return None
+    if a.dtype != b.dtype or (a.size < _BIG and b.size < _BIG):
         return None
     tc = _TYPECODE.get(a.dtype)
     if tc is None:
@@ -686,15 +739,16 @@ def _fast_float(name, a, b):
         if a.shape != b.shape:
             return None
         shp = a.shape
-    elif fa is not None and b.size == 1 and b.ndim <= a.ndim:
+    elif fa is not None and _one_value(b, a.shape):
         shp = a.shape
-    elif fb is not None and a.size == 1 and a.ndim <= b.ndim:
+    elif fb is not None and _one_value(a, b.shape):
         shp = b.shape
     else:
         return None
     n = a.size if fa is not None else b.size
-    x = _vals(a)[0] if fa is None else 0.0
-    y = _vals(b)[0] if fb is None else 0.0
+    # the one value sits at the offset, whatever the strides
+    x = a._data[a._off] if fa is None else 0.0
+    y = b._data[b._off] if fb is None else 0.0
     if _JS is not None:
         out = _ZERO[tc] * n
         _JS.binary(name, tc, 0 if fa is None else _address(*fa), 0 if fb is None else _address(*fb),
@@ -1311,6 +1365,17 @@ def _run_totals(vals, starts, size0, method, f32, width):
     return _vseq(tail + [lanes[k * runs:(k + 1) * runs] for k in range(width)], f32)
 
 
+def _one_run_in_memory_order(a, p):
+    """Whether plan p sums all of a, a big contiguous float array kept in an array('f'/'d'), as
+    one vectorised run over its memory in order (torch's one-thread sum of a whole tensor)."""
+    if p.identity or p.pieces is not None or p.fold or len(p.columns) != 1:
+        return False
+    if p.size0 != a.size or p.columns[0][2] != _order.VEC or _flat(a) is None:
+        return False
+    order = [d for d in p.perm if a.shape[d] != 1]
+    return order == sorted(order)
+
+
 def _float_sum(a, dims, keepdim):
     dims = _reduced_dims(a, dims)
     if any(st < 0 for st in a._strides):
@@ -1321,6 +1386,12 @@ def _float_sum(a, dims, keepdim):
     p = _order.plan(a.shape, a._strides, 1, dims, keepdim, width)
     if p.empty:
         return _wrap([0.0] * _prod(p.out_shape), p.out_shape, dt)
+    if _JS is not None and _one_run_in_memory_order(a, p):
+        # what the general path below comes to for this plan, without its views and lists
+        # (a loss's sum and every bias-like gradient: 5 sums an iteration of a training loop);
+        # torch's output starts at 0.0 and gets the total added: -0.0 becomes 0.0
+        total = _JS.cascade_sum(a._data.typecode, _address(a._data, a._off), a.size, width)
+        return _wrap([total + 0.0], p.out_shape, dt)
     vals = _vals(permute(a, p.perm))  # the values in torch's iteration order
     if p.identity:
         out = vals

@@ -6,7 +6,7 @@ import math
 
 from .. import backend as B
 from .. import errors
-from ..autograd.function import Function, apply
+from ..autograd.function import Function, apply, apply_or_compute
 from ..tensor import Tensor
 from .compare import where
 from .formulas import sum_to
@@ -257,6 +257,7 @@ class PowScalar(Function):
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     _saved_exponent = property(lambda self: self.exponent)
     chain_rule = "∂(self^n)/∂self = n·self^(n−1): to self {grad}·n·self^(n−1)"
+    array_backward = True
 
     def forward(self, a, exponent):
         self.exponent = exponent
@@ -279,7 +280,12 @@ class PowScalar(Function):
         e = self.exponent
         if e == 0:
             return (zeros_gradient(grad),)  # torch: zeros_like(self), also at 0 ** 0
-        return (grad * (e * a ** (e - 1)),)
+        return (grad * (e * apply_or_compute(PowScalar, (a,), e - 1)),)
+
+    @staticmethod
+    def compute(x, exponent):
+        """x ** exponent on the array path: x is a float array (of the gradient's dtype)."""
+        return _float_pow(x, exponent, B.dtype_name(x))
 
 
 def _float_pow(x, exponent, dt):

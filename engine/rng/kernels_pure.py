@@ -66,22 +66,35 @@ def _next32(r: float, up: bool) -> float:
 def _fma32(a, b, c) -> list:
     """Element-wise a * b + c rounded once to float32 (a, b, c: lists or floats of float32
     values). The product is exact in double; the double sum can only mislead the final rounding
-    when it lands exactly on a float32 midpoint (low 29 mantissa bits 1000...0): those rare
-    elements are redone with the sum's exact error."""
+    when it lands exactly on a float32 midpoint: in float32's normal range its low 29 mantissa
+    bits are 1000...0, among float32's subnormals (below 2**-126) the midpoints lie elsewhere,
+    so every sum there is looked at. Those rare elements are redone with the sum's exact
+    error."""
     n = max(len(v) if isinstance(v, list) else 1 for v in (a, b, c))
     a, b, c = ([v] * n if not isinstance(v, list) else v for v in (a, b, c))
     s = [x * y + z for x, y, z in zip(a, b, c)]
     r = _r32(s)
     bits = _st("Q", n).unpack(_st("d", n).pack(*s))
     for i, q in enumerate(bits):
-        if q & 0x1FFFFFFF == 0x10000000:
+        if q & 0x1FFFFFFF == 0x10000000 or q & 0x7FFFFFFFFFFFFFFF < 0x3810000000000000:
+            si, ri = s[i], r[i]
+            if si == ri:  # exact (zeros among them)
+                continue
+            up = si > ri
+            other = _next32(ri, up)  # the float32 on s's other side (after infinity: the max)
+            if 2 * si != _grid(ri) + _grid(other):
+                continue  # not a midpoint: the rounding of s is the rounding of a * b + c
             p = a[i] * b[i]
-            si = s[i]
             bb = si - p
             err = (p - (si - bb)) + (c[i] - bb)
-            if err != 0 and (err > 0) == (si > r[i]):
-                r[i] = _next32(r[i], si > r[i])
+            if err != 0 and (err > 0) == up:
+                r[i] = other
     return r
+
+
+def _grid(r: float) -> float:
+    """A float32 value, with infinity standing for 2**128: float32's step after the max."""
+    return math.copysign(2.0 ** 128, r) if math.isinf(r) else r
 
 
 def _two_prod(a: float, b: float):

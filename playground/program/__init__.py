@@ -7,6 +7,7 @@ interpreted over the engine; never eval/exec/compile of user text. One job per m
     interpret.py  runs a Program statement by statement: Interpreter, run()
     statements.py, expressions.py   how a run executes statements and evaluates expressions
     generators.py the program's generator functions, resumed statement by statement
+    matching.py   match statements: patterns matched over the run's values
     builtin_functions.py, operators.py   the builtins and operators a program may use
     records.py    ProgramError, Step, WarningRecord, RunResult
 

@@ -114,6 +114,10 @@ class Scope:
                 assigned.add(n.asname or n.name.split(".")[0])
             elif isinstance(n, ast.ExceptHandler) and n.name:
                 assigned.add(n.name)
+            elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+                assigned.add(n.name)  # a match statement's capture patterns bind names
+            elif isinstance(n, ast.MatchMapping) and n.rest:
+                assigned.add(n.rest)
             stack.extend(ast.iter_child_nodes(n))
         self.global_names = frozenset(global_names)
         self.nonlocal_names = frozenset(nonlocal_names)
@@ -132,13 +136,14 @@ def _yield_statements(stmts) -> set:
     def visit(stmt) -> bool:
         if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
             return False
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+        if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, (ast.Yield,
+                                                                              ast.YieldFrom)):
             found.add(id(stmt))
             return True
         holds = False
-        for field in ("body", "orelse", "finalbody", "handlers"):
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
             for child in getattr(stmt, field, ()):
-                if isinstance(child, ast.ExceptHandler):
+                if isinstance(child, (ast.ExceptHandler, ast.match_case)):
                     holds = any([visit(c) for c in child.body]) or holds
                 else:
                     holds = visit(child) or holds

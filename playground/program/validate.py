@@ -91,12 +91,13 @@ REJECTED = {
     "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
-             "`yield from items`), not inside an expression",
-    "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
-                 "`yield from items`), not inside an expression",
+    "Yield": "yield is allowed as a statement of its own in a function (`yield value`, `yield "
+             "from items`) or as the value of an assignment (`x = yield value`), not inside "
+             "another expression",
+    "YieldFrom": "yield is allowed as a statement of its own in a function (`yield value`, "
+                 "`yield from items`) or as the value of an assignment (`x = yield from g`), "
+                 "not inside another expression",
     "Await": "await is not allowed",
-    "Match": "match statements are not allowed",
     "AsyncFor": "async for is not allowed",
     "AsyncWith": "async with is not allowed",
     "TypeAlias": "type aliases are not allowed",
@@ -106,10 +107,40 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 READABLE_DUNDERS = ("__name__", "__class__", "__version__")
+MATCH_ARGS = "__match_args__"  # a class body may assign it (class patterns read it)
 
 
 def _is_dunder(name: str) -> bool:
     return name.startswith("__")
+
+
+class _PatternContext:
+    """What the compiler tracks while it checks one case's pattern."""
+
+    __slots__ = ("allow_irrefutable", "stores")
+
+    def __init__(self, allow_irrefutable: bool):
+        self.allow_irrefutable = allow_irrefutable
+        self.stores: list = []  # the names captured so far, in order
+
+
+def _is_wildcard(p) -> bool:
+    """`_` (a capture pattern without a name)."""
+    return isinstance(p, ast.MatchAs) and p.name is None
+
+
+def _defines_match_args(stmt) -> bool:
+    return isinstance(stmt, ast.Assign) and all(
+        isinstance(t, ast.Name) and t.id == MATCH_ARGS for t in stmt.targets)
+
+
+def _folded(key):
+    """A mapping pattern's key as the compiler sees it after folding constants (`-1`)."""
+    if (isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub)
+            and isinstance(key.operand, ast.Constant)
+            and type(key.operand.value) in (int, float, complex)):
+        return ast.Constant(-key.operand.value)
+    return key
 
 
 class Validator:
@@ -122,6 +153,7 @@ class Validator:
         self.in_function = 0
         self.in_loop = 0
         self.in_class = 0
+        self.pattern_loc = None  # the pattern the compiler would be at (stmt_Match)
 
     def fail(self, node, message: str, kind: str = "not_allowed", **extra):
         raise self.src.error(kind, message, node, **extra)
@@ -141,6 +173,10 @@ class Validator:
                 self.bound.add(node.name)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.bound.update(node.names)
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+                self.bound.add(node.name)
+            elif isinstance(node, ast.MatchMapping) and node.rest:
+                self.bound.add(node.rest)
 
     # -- statements ------------------------------------------------------------------------------
     def stmt(self, node) -> None:
@@ -177,7 +213,10 @@ class Validator:
     def stmt_Assign(self, node) -> None:
         for target in node.targets:
             self.target(target)
-        self.expr(node.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)  # x = yield value: what send() passes in
+        else:
+            self.expr(node.value)
 
     def stmt_AnnAssign(self, node) -> None:
         # the annotation is never evaluated (as in a function body); it is still checked
@@ -195,16 +234,20 @@ class Validator:
         self.expr(node.value)
 
     def stmt_Expr(self, node) -> None:
-        value = node.value
-        if isinstance(value, (ast.Yield, ast.YieldFrom)):
-            # a generator function's yield: a statement of its own (generators.py runs them)
-            if not self.in_function or self.in_class:
-                self.fail(node, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
-                          " outside function", kind="syntax", exc_type="SyntaxError")
-            if value.value is not None:
-                self.expr(value.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)
             return
-        self.expr(value)
+        self.expr(node.value)
+
+    def yield_statement(self, node) -> None:
+        """A generator function's yield: a statement of its own or an assignment's value
+        (generators.py runs them)."""
+        value = node.value
+        if not self.in_function or self.in_class:
+            self.fail(value, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
+                      " outside function", kind="syntax", exc_type="SyntaxError")
+        if value.value is not None:
+            self.expr(value.value)
 
     def stmt_Pass(self, node) -> None:
         pass
@@ -287,6 +330,129 @@ class Validator:
         self.body(node.orelse)
         self.body(node.finalbody)
 
+    # -- match statements: what Python's compiler checks in patterns (3.11's compile.c) -----------
+    def stmt_Match(self, node) -> None:
+        self.expr(node.subject)
+        cases = node.cases
+        # a last `case _:` is not compiled as a pattern (nothing in it to check)
+        has_default = _is_wildcard(cases[-1].pattern) and len(cases) > 1
+        for i, case in enumerate(cases):
+            if i < len(cases) - has_default:
+                # an irrefutable case must be guarded, last, or both
+                self.pattern(case.pattern, _PatternContext(case.guard is not None
+                                                           or i == len(cases) - 1))
+            if case.guard is not None:
+                self.expr(case.guard)
+            self.body(case.body)
+
+    def pattern(self, p, pc) -> None:
+        # the compiler reports a pattern's errors at the pattern it visited last (it sets its
+        # position on entering each pattern and does not restore it): so does this
+        self.pattern_loc = p
+        _PATTERNS[type(p)](self, p, pc)
+
+    def subpattern(self, p, pc) -> None:
+        allow = pc.allow_irrefutable
+        pc.allow_irrefutable = True
+        self.pattern(p, pc)
+        pc.allow_irrefutable = allow
+
+    def pattern_fail(self, message: str) -> None:
+        self.fail(self.pattern_loc, message, kind="syntax", exc_type="SyntaxError")
+
+    def store_name(self, name, pc) -> None:
+        if name is None:
+            return
+        self.check_name(self.pattern_loc, name)
+        if name in pc.stores:
+            self.pattern_fail(f"multiple assignments to name {name!r} in pattern")
+        pc.stores.append(name)
+
+    def pattern_value(self, p, pc) -> None:
+        self.expr(p.value)  # the parser lets only literals and dotted names through
+
+    def pattern_singleton(self, p, pc) -> None:
+        pass
+
+    def pattern_sequence(self, p, pc) -> None:
+        stars = [i for i, sub in enumerate(p.patterns) if isinstance(sub, ast.MatchStar)]
+        if len(stars) > 1:
+            self.pattern_fail("multiple starred names in sequence pattern")
+        star_wildcard = bool(stars) and p.patterns[stars[0]].name is None
+        if all(_is_wildcard(sub) or (isinstance(sub, ast.MatchStar) and sub.name is None)
+               for sub in p.patterns):
+            return  # [_, *_] and the like: nothing is compiled
+        for i, sub in enumerate(p.patterns):
+            if star_wildcard and (_is_wildcard(sub) or i == stars[0]):
+                continue  # items are indexed (not unpacked) and wildcards skipped
+            self.subpattern(sub, pc)
+
+    def pattern_star(self, p, pc) -> None:
+        self.store_name(p.name, pc)
+
+    def pattern_mapping(self, p, pc) -> None:
+        if not p.keys and p.rest is None:
+            return
+        seen: set = set()
+        for key in p.keys:
+            value = _folded(key)
+            if isinstance(value, ast.Constant):
+                if value.value in seen:
+                    self.pattern_fail(f"mapping pattern checks duplicate key ({value.value!r})")
+                seen.add(value.value)
+            elif not isinstance(key, ast.Attribute):
+                self.pattern_fail("mapping pattern keys may only match literals and attribute "
+                                  "lookups")
+            self.expr(key)
+        for sub in p.patterns:
+            self.subpattern(sub, pc)
+        self.store_name(p.rest, pc)
+
+    def pattern_class(self, p, pc) -> None:
+        if p.kwd_attrs:
+            for i, attr in enumerate(p.kwd_attrs):
+                self.pattern_loc = p.kwd_patterns[i]
+                self.check_name(self.pattern_loc, attr)
+                for j in range(i + 1, len(p.kwd_attrs)):
+                    if p.kwd_attrs[j] == attr:
+                        self.pattern_loc = p.kwd_patterns[j]
+                        self.pattern_fail(f"attribute name repeated in class pattern: {attr}")
+            self.pattern_loc = p
+        self.expr(p.cls)
+        for sub in p.patterns + p.kwd_patterns:
+            if not _is_wildcard(sub):
+                self.subpattern(sub, pc)
+
+    def pattern_as(self, p, pc) -> None:
+        if p.pattern is None:
+            if not pc.allow_irrefutable:
+                if p.name is not None:
+                    self.pattern_fail(f"name capture {p.name!r} makes remaining patterns "
+                                      "unreachable")
+                self.pattern_fail("wildcard makes remaining patterns unreachable")
+            self.store_name(p.name, pc)
+            return
+        self.pattern(p.pattern, pc)
+        self.store_name(p.name, pc)
+
+    def pattern_or(self, p, pc) -> None:
+        allow, stores = pc.allow_irrefutable, pc.stores
+        control = None
+        for i, alt in enumerate(p.patterns):
+            pc.stores = []
+            # an irrefutable alternative must be last, if it is allowed at all
+            pc.allow_irrefutable = i == len(p.patterns) - 1 and allow
+            self.pattern(alt, pc)
+            if control is None:
+                control = pc.stores
+            elif len(pc.stores) != len(control) or set(pc.stores) != set(control):
+                self.pattern_fail("alternative patterns bind different names")
+        pc.allow_irrefutable, pc.stores = allow, stores
+        for name in control:
+            if name in pc.stores:
+                self.pattern_fail(f"multiple assignments to name {name!r} in pattern")
+            pc.stores.append(name)
+
     def stmt_FunctionDef(self, node) -> None:
         if _is_dunder(node.name) and not (self.in_class and node.name in ALLOWED_DUNDER_DEFS):
             self.fail(node, f"names starting with '__' are not allowed ({node.name}); a class "
@@ -327,7 +493,14 @@ class Validator:
         self.in_class += 1
         self.in_loop = 0
         try:
-            self.body(node.body)
+            for s in node.body:
+                if _defines_match_args(s):
+                    # the one dunder attribute a class body may set: what a class pattern's
+                    # positional sub-patterns read (each read goes through the attribute
+                    # policy when a match runs, like `obj.name` written out)
+                    self.expr(s.value)
+                else:
+                    self.stmt(s)
         finally:
             self.in_class -= 1
             self.in_loop = outer_loop
@@ -520,6 +693,13 @@ class Validator:
         else:
             self.expr(node.elt)
 
+
+_PATTERNS = {
+    ast.MatchValue: Validator.pattern_value, ast.MatchSingleton: Validator.pattern_singleton,
+    ast.MatchSequence: Validator.pattern_sequence, ast.MatchStar: Validator.pattern_star,
+    ast.MatchMapping: Validator.pattern_mapping, ast.MatchClass: Validator.pattern_class,
+    ast.MatchAs: Validator.pattern_as, ast.MatchOr: Validator.pattern_or,
+}
 
 _EXPR = {
     ast.Constant: Validator.expr_constant, ast.Name: Validator.expr_name,

@@ -180,6 +180,11 @@ export function createSeriesPlot(el, opts = {}) {
       fig.yaxis.minor_tick_line_color = null;
       // room for the dots at the top and bottom of the range
       fig.y_range.range_padding = 0.2;
+      // a label every 26 px or more of height: Bokeh's default of six crowds a short plot
+      const yTicks = Math.max(2, Math.min(6, Math.floor((o.height - 50) / 26)));
+      const yTicker = new B.BasicTicker({ desired_num_ticks: yTicks, num_minor_ticks: 0 });
+      fig.yaxis.ticker = yTicker;
+      fig.ygrid.ticker = yTicker; // the grid keeps the axis's first ticker otherwise
       // whole-numbered x: no 1.5 on the axis
       fig.xaxis.ticker = o.unitTicks
         ? new B.SingleIntervalTicker({ interval: 1, num_minor_ticks: 0 })
