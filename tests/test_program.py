@@ -605,7 +605,8 @@ REJECTED = [
     # (program, kind, line, col, words in the message)
     ("x = 1\ny = (\n", "syntax", 2, 5, "never closed"),
     ("async def f():\n    pass\n", "not_allowed", 1, 1, "async"),
-    ("def f():\n    x = yield 1\n", "not_allowed", 2, 9, "yield"),
+    ("def f():\n    x = 1 + (yield 1)\n", "not_allowed", 2, 14, "yield"),
+    ("x = yield 1\n", "syntax", 1, 5, "outside function"),
     ("def f():\n    print((yield))\n", "not_allowed", 2, 12, "statement of its own"),
     ("yield 1\n", "syntax", 1, 1, "outside function"),
     ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__dict__\n", "not_allowed", 3, 5, "'__'"),

@@ -421,13 +421,11 @@ HOSTILE = [
     # generators: nothing of their frame is reachable, and every budget holds inside them
     ("generator_function_frame", "def g():\n    yield 1\n" "f = g().gi_frame\n", "not_allowed"),
     ("generator_code", "def g():\n    yield 1\n" "c = g().gi_code\n", "not_allowed"),
-    ("generator_send", "def g():\n    yield 1\n" "x = g()\nnext(x)\nx.send(1)\n", "not_allowed"),
-    ("generator_throw", "def g():\n    yield 1\n" "g().throw(ValueError)\n", "not_allowed"),
     ("generator_dunder_next", "def g():\n    yield 1\n" "n = g().__next__\n", "not_allowed"),
     ("generator_getattr_frame", "def g():\n    yield 1\n" "f = getattr(g(), 'gi_frame')\n", "not_allowed"),
     ("generator_format_field", "def g():\n    yield 1\n" "s = '{0.gi_frame}'.format(g())\n", "not_allowed"),
     ("generator_type_call", "def g():\n    yield 1\n" "t = type(g())()\n", "not_allowed"),
-    ("yield_in_expression", "def g():\n    x = yield 1\n", "not_allowed"),
+    ("yield_in_expression", "def g():\n    x = [(yield 1)]\n", "not_allowed"),
     ("yield_in_call", "def g():\n    print((yield 1))\n", "not_allowed"),
     ("yield_in_lambda", "f = lambda: (yield 1)\n", "not_allowed"),
     ("yield_at_module_level", "yield 1\n", "syntax"),
@@ -456,6 +454,51 @@ HOSTILE = [
     ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
      "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
+    # send/throw/close: the generator's own methods show nothing of it; closing runs the
+    # program's code under the run's budget, and only while the run goes on
+    ("generator_send_attr", "def g():\n    yield 1\nf = g().send.fn\n", "not_allowed"),
+    ("generator_close_self", "def g():\n    yield 1\nf = g().close.__self__\n",
+     "not_allowed"),
+    ("generator_close_format", "def g():\n    yield 1\ns = '{0.close.fn}'.format(g())\n",
+     "not_allowed"),
+    ("generator_gi_running", "def g():\n    yield 1\nr = g().gi_running\n", "not_allowed"),
+    ("generator_throw_not_exception", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(print)\n", "runtime"),
+    ("generator_throw_engine_class", "import torch\ndef g():\n    yield 1\nx = g()\n"
+     "next(x)\nx.throw(torch.nn.Linear)\n", "runtime"),
+    ("generator_throw_traceback", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(ValueError, 1, 2)\n", "runtime"),
+    ("generator_send_into_itself", "def g():\n    x = yield 1\n    yield it.send(x)\n"
+     "it = g()\nnext(it)\nit.send(1)\n", "runtime"),
+    ("generator_close_inside_itself", "def g():\n    yield it.close()\nit = g()\nnext(it)\n",
+     "runtime"),
+    ("generator_finally_forever_on_break", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nfor x in g():\n    break\n",
+     "limit"),
+    ("generator_finally_forever_at_end", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\n", "limit"),
+    ("generator_finally_forever_on_close", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "limit"),
+    ("generator_finally_makes_more", "def g(n):\n    try:\n        yield n\n    finally:\n"
+     "        h = g(n + 1)\n        next(h)\nx = g(0)\nnext(x)\nx = None\n", "limit"),
+    ("generator_finally_ignores_exit_forever", "def g():\n    while True:\n        try:\n"
+     "            yield 1\n        except:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "runtime"),
+    ("generator_finally_memory", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        a = [torch.ones(1000, 1000) for i in range(10)]\n"
+     "for x in g():\n    break\n", "limit"),
+    ("generator_finally_recursion", "def g():\n    try:\n        yield 1\n    finally:\n"
+     "        for y in g():\n            break\nfor x in g():\n    break\n", "limit"),
+    ("generator_dropped_in_hook", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\n"
+     "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda gr: next(g()))\ny.backward()\n", "limit"),
+    ("generator_yield_in_with_of_engine_object", "import torch\ndef g():\n"
+     "    with torch.nn.Linear(1, 1):\n        yield 1\nnext(g())\n", "not_allowed"),
+    ("generator_yield_assignment_dunder", "def g():\n    __x = yield 1\n", "not_allowed"),
+    ("generator_yield_from_send_huge", "def g():\n    yield from range(10**9)\nx = g()\n"
+     "next(x)\nwhile True:\n    x.send(None)\n", "limit"),
     # ctx.mark_dirty: the engine's record of dirty inputs stays the engine's
     ("ctx_dirty_private", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
      "    def forward(ctx, x):\n        ctx._dirty = (x,)\n        return x\n"
@@ -766,6 +809,8 @@ def _stmts():
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
         st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr, expr, st.sampled_from(["send", "throw", "close"])).map(
+            lambda t: _drive_generator(*t)),
         st.tuples(expr, expr).map(lambda t: _context_manager(t[0], t[1])),
         st.tuples(expr).map(lambda t: ast.For(
             ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
@@ -827,17 +872,41 @@ def _match(subject, cases):
 
 
 def _generator_function(yielded, iterated):
-    """def gen(a) with random yield and yield-from values, inside a loop and a try."""
+    """def gen(a) with random yield and yield-from values, inside a loop, a try whose finally
+    and bare except run when it is closed, and a value sent in."""
     tree = ast.parse(
         "def gen(a):\n"
         "    for k in range(2):\n"
         "        try:\n"
-        "            yield YIELDED\n"
+        "            a = yield YIELDED\n"
+        "        except:\n"
+        "            print(a)\n"
+        "            raise\n"
         "        finally:\n"
-        "            pass\n"
-        "    yield from ITERATED\n").body[0]
+        "            print(k)\n"
+        "    r = yield from ITERATED\n"
+        "    return r\n").body[0]
     tree.body[0].body[0].body[0].value.value = yielded
     tree.body[1].value.value = iterated
+    return tree
+
+
+def _drive_generator(arg, sent, method):
+    """Make a generator, start it and call send/throw/close on it with a random value; then
+    let it go by a loop that breaks off (its finally runs)."""
+    tree = ast.parse(
+        "try:\n"
+        "    g = gen(ARG)\n"
+        "    next(g)\n"
+        f"    g.{method}({'' if method == 'close' else 'SENT'})\n"
+        "    for v in gen(ARG):\n"
+        "        break\n"
+        "except Exception as e:\n"
+        "    print(e)\n").body[0]
+    tree.body[0].value.args = [arg]
+    tree.body[3].iter.args = [arg]
+    if method != "close":
+        tree.body[2].value.args = [sent]
     return tree
 
 

@@ -31,7 +31,7 @@ from .functions import (
     is_user_class,
     user_class_defines,
 )
-from .generators import LAZY_ITERATORS
+from .generators import GENERATOR_METHODS, LAZY_ITERATORS, ProgramGenerator
 from .operators import BINOPS, COMPARE, PLAIN, UNARY, number_op
 from .policy import (
     EXCEPTION_ATTRS,
@@ -167,9 +167,12 @@ class Expressions:
             # @value.setter in a class body: a property with the program's own function
             return BuiltinFunction(name, lambda fn: getattr(obj, name)(
                 self.builtins.program_function(fn)))
-        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields: nothing at all
+        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields
+            if isinstance(obj, ProgramGenerator) and name in GENERATOR_METHODS:
+                return BuiltinFunction(name, getattr(obj, name))
             raise self.not_allowed(node, f".{name} of a generator is not available in the "
-                                   "playground (iterate it, or call next())")
+                                   "playground (iterate it, call next(), send(), throw() or "
+                                   "close())")
         owner = obj if isinstance(obj, type) else type(obj)
         if is_user_class(owner):
             if self.user_attr_allowed(obj, owner, name):
@@ -329,7 +332,11 @@ class Expressions:
                     raise TypeError(f"got multiple values for keyword argument '{k.arg}'")
                 kwargs[k.arg] = value
         self.node = node
-        return self.call(fn, args, kwargs, node, self_obj)
+        value = self.call(fn, args, kwargs, node, self_obj)
+        del fn, args, kwargs, self_obj  # a generator the call let go of (next(gen())) goes
+        if self.dropped:
+            self.close_dropped()
+        return value
 
     def call(self, fn, args: list, kwargs: dict, node, self_obj=None):
         self.check_callable(fn, node)

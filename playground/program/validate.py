@@ -91,10 +91,12 @@ REJECTED = {
     "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
-             "`yield from items`), not inside an expression",
-    "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
-                 "`yield from items`), not inside an expression",
+    "Yield": "yield is allowed as a statement of its own in a function (`yield value`, `yield "
+             "from items`) or as the value of an assignment (`x = yield value`), not inside "
+             "another expression",
+    "YieldFrom": "yield is allowed as a statement of its own in a function (`yield value`, "
+                 "`yield from items`) or as the value of an assignment (`x = yield from g`), "
+                 "not inside another expression",
     "Await": "await is not allowed",
     "AsyncFor": "async for is not allowed",
     "AsyncWith": "async with is not allowed",
@@ -211,7 +213,10 @@ class Validator:
     def stmt_Assign(self, node) -> None:
         for target in node.targets:
             self.target(target)
-        self.expr(node.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)  # x = yield value: what send() passes in
+        else:
+            self.expr(node.value)
 
     def stmt_AnnAssign(self, node) -> None:
         # the annotation is never evaluated (as in a function body); it is still checked
@@ -229,16 +234,20 @@ class Validator:
         self.expr(node.value)
 
     def stmt_Expr(self, node) -> None:
-        value = node.value
-        if isinstance(value, (ast.Yield, ast.YieldFrom)):
-            # a generator function's yield: a statement of its own (generators.py runs them)
-            if not self.in_function or self.in_class:
-                self.fail(node, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
-                          " outside function", kind="syntax", exc_type="SyntaxError")
-            if value.value is not None:
-                self.expr(value.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)
             return
-        self.expr(value)
+        self.expr(node.value)
+
+    def yield_statement(self, node) -> None:
+        """A generator function's yield: a statement of its own or an assignment's value
+        (generators.py runs them)."""
+        value = node.value
+        if not self.in_function or self.in_class:
+            self.fail(value, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
+                      " outside function", kind="syntax", exc_type="SyntaxError")
+        if value.value is not None:
+            self.expr(value.value)
 
     def stmt_Pass(self, node) -> None:
         pass
