@@ -94,24 +94,28 @@ export function bestCalloutSpot(card, boxes, canvas, others = [], controls = [])
   const inside = { x0: 0, y0: 0, x1: canvas.w, y1: canvas.h };
   let best = null;
   for (const [b, box] of [].concat(boxes).entries()) {
-    const clampX = (x) => Math.max(4, Math.min(x, canvas.w - box.w - 4));
-    const clampY = (y) => Math.max(4, Math.min(y, canvas.h - box.h - 4));
+    const clampX = (x) => Math.max(2, Math.min(x, canvas.w - box.w - 2));
+    const clampY = (y) => Math.max(2, Math.min(y, canvas.h - box.h - 2));
+    const side = 4; // beside a card the gap can be narrower than below it: a phone has little width to spare
     const spots = [
       { x: clampX(card.x0), y: card.y1 + gap }, // below, the first place the eye looks after the card
       { x: clampX(card.x1 - box.w), y: card.y1 + gap },
       { x: clampX(card.x0), y: card.y0 - gap - box.h }, // above
       { x: clampX(card.x1 - box.w), y: card.y0 - gap - box.h },
-      { x: card.x1 + gap, y: clampY(card.y0) }, // right, level with the card's top or its bottom
-      { x: card.x1 + gap, y: clampY(card.y1 - box.h) },
-      { x: card.x0 - gap - box.w, y: clampY(card.y0) }, // left
-      { x: card.x0 - gap - box.w, y: clampY(card.y1 - box.h) },
+      { x: card.x1 + side, y: clampY(card.y0) }, // right, level with the card's top or its bottom
+      { x: card.x1 + side, y: clampY(card.y1 - box.h) },
+      { x: card.x0 - side - box.w, y: clampY(card.y0) }, // left
+      { x: card.x0 - side - box.w, y: clampY(card.y1 - box.h) },
+      // beside the card but kept inside the canvas, over the card's edge if it must be
+      { x: clampX(card.x1 + side), y: clampY(card.y0) },
+      { x: clampX(card.x0 - side - box.w), y: clampY(card.y0) },
     ];
     const area = box.w * box.h;
     for (const [i, sp] of spots.entries()) {
       const r = { x0: sp.x, y0: sp.y, x1: sp.x + box.w, y1: sp.y + box.h };
-      // covering a control or its own card is worse than covering other cards, and covering a
-      // card worse than a narrower box that covers none
-      let cost = (area - overlap(r, inside)) * 10 + overlap(r, card) * 30;
+      // a box cut off by the canvas's edge, covering a control or its own card is worse than
+      // covering other cards, and covering a card worse than a narrower box that covers none
+      let cost = (area - overlap(r, inside)) * 40 + overlap(r, card) * 30;
       for (const c of controls) cost += overlap(r, c) * 30;
       for (const o of others) cost += overlap(r, o) * 4;
       cost += b * 40 + i; // ties go to the wider box, then the earlier spot
