@@ -51,17 +51,34 @@ export function calloutLines(text, maxW) {
  */
 export function calloutBox(text, heatmaps, maxW = CALLOUT_MAX_W) {
   if (heatmaps) {
+    // a flex row that wraps (styles.js .gp-heat-row: 6 px gaps): `name.grad:`, three grids
+    // of 14 px cells with 2 px gaps, `+` and `=`; then the hover readout (up to 40 characters)
     const grid = (v) => {
-      if (v == null) return { w: 34, h: 16 };
+      if (v == null) return { w: 4 * CHAR_W, h: LINE_H }; // "None"
       const rows = v.shape.length === 2 ? v.shape[0] : 1;
       const cols = v.shape.length === 2 ? v.shape[1] : v.shape[0] || 1;
-      return { w: cols * 16, h: rows * 16 };
+      return { w: cols * 16 - 2, h: rows * 16 - 2 };
     };
-    const parts = [grid(heatmaps.before), grid(heatmaps.delta), grid(heatmaps.after)];
-    const rowW = ((heatmaps.name || "").length + 6) * CHAR_W + parts.reduce((a, g) => a + g.w, 0) + 2 * 14 + 5 * 6;
-    const lines = Math.ceil(rowW / (maxW - PAD_W));
-    const h = Math.max(...parts.map((g) => g.h)) * Math.min(lines, 3) + 20;
-    return { w: Math.min(maxW, rowW + PAD_W), h: h + PAD_H };
+    const word = (chars) => ({ w: chars * CHAR_W, h: LINE_H });
+    const name = word(`${heatmaps.name || ""}.grad:`.length);
+    const items = [name, grid(heatmaps.before), word(1), grid(heatmaps.delta), word(1), grid(heatmaps.after)];
+    const inner = Math.max(maxW, name.w + PAD_W) - PAD_W; // the name is never cut
+    let width = 0;
+    let height = 0;
+    let line = { w: 0, h: 0 };
+    for (const it of items) {
+      if (line.w && line.w + 6 + it.w > inner) {
+        width = Math.max(width, line.w);
+        height += line.h + 6;
+        line = { w: 0, h: 0 };
+      }
+      line = { w: line.w + (line.w ? 6 : 0) + it.w, h: Math.max(line.h, it.h) };
+    }
+    width = Math.max(width, line.w);
+    height += line.h;
+    const w = Math.ceil(width + PAD_W);
+    const readout = Math.ceil((40 * CHAR_W) / (w - PAD_W)) * LINE_H + 4;
+    return { w, h: Math.ceil(height + readout + PAD_H) };
   }
   const lines = calloutLines(text, maxW);
   const longest = Math.max(...lines.map((l) => l.length));
