@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from playground.share import encode
 
 from .test_readable import chain_program
-from .ui import REPLY_MS, open_app
+from .ui import REPLY_MS, open_app, set_code
 
 SIZES = {"laptop": (1024, 700), "phone": (390, 844)}
 
@@ -71,3 +71,15 @@ def test_the_play_button_reads_play_when_playback_reaches_the_end(page, host):
         timeout=REPLY_MS).json_value()
     assert playing == "false"
     expect(page.get_by_test_id("play")).to_have_text("Play")
+
+
+def test_the_loss_plot_counts_iterations_as_the_selector_does(page, host):
+    open_app(page, host[1])
+    set_code(page, "import torch\nw = torch.tensor([1.0, -2.0], requires_grad=True)\n"
+                   "for i in range(4):\n    loss = (w ** 2).sum()\n    loss.backward()\n"
+                   "    with torch.no_grad():\n        w -= 0.1 * w.grad\n    w.grad.zero_()\n")
+    if page.get_by_test_id("to-end").is_enabled():  # a typed program opens at its end
+        page.get_by_test_id("to-end").click()
+    iteration = page.get_by_test_id("iteration")
+    expect(iteration.locator("option:checked")).to_have_text("iteration 4 of 4")
+    expect(page.get_by_test_id("loss-now")).to_contain_text("iteration 4:")
