@@ -254,8 +254,8 @@ def test_an_idle_worker_gives_its_free_memory_back_once_per_lull(monkeypatch):
     from playground import pool_worker, server_memory
     from playground.pool import read_frame, write_frame
 
-    trims = []
-    monkeypatch.setattr(server_memory, "trim_c_heap", lambda: trims.append(time.monotonic()))
+    calls = []  # (thread): other tests' servers may release memory meanwhile, in their threads
+    monkeypatch.setattr(server_memory, "trim_c_heap", lambda: calls.append(threading.current_thread()))
     monkeypatch.setattr(pool_worker, "IDLE_SECONDS", 0.2)
     to_worker, from_server = os.pipe()
     to_server, from_worker = os.pipe()
@@ -263,16 +263,20 @@ def test_an_idle_worker_gives_its_free_memory_back_once_per_lull(monkeypatch):
     replies = os.fdopen(to_server, "rb", buffering=0)
     requests = os.fdopen(from_server, "wb", buffering=0)
     worker = threading.Thread(target=pool_worker.serve, args=(inp, out), daemon=True)
+
+    def trims():
+        return sum(thread is worker for thread in calls)
+
     worker.start()
     try:
         assert read_frame(replies)[0] == "ready"
         time.sleep(1.0)
-        assert len(trims) == 1  # once, however long the lull
+        assert trims() == 1  # once, however long the lull
         write_frame(requests, [json.dumps({"type": "run", "id": 1, "program": SEED}), None, None])
         reply = json.loads(read_frame(replies)[0])
         assert reply["type"] == "result"
         time.sleep(1.0)
-        assert len(trims) == 2  # the next lull
+        assert trims() == 2  # the next lull
     finally:
         requests.close()  # the worker's input ends: it returns
         worker.join(10)

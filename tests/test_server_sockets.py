@@ -49,6 +49,10 @@ def _server_websockets():
 
 def test_a_served_playgrounds_websocket_sends_without_delay(monkeypatch):
     monkeypatch.setenv("GRADPLAY_WORKERS", "0")  # no worker processes: not what is tested here
+    # nor the server's memory handling, which would freeze this test process's heap
+    import playground.app as app_module
+    monkeypatch.setattr(app_module, "session_opened", lambda: None)
+    monkeypatch.setattr(app_module, "session_closed", lambda session_context: None)
     port = _free_port()
     server = pn.serve({"app": lambda: Playground()}, port=port, address="127.0.0.1",
                       show=False, threaded=True, websocket_origin=[f"127.0.0.1:{port}"])
