@@ -515,6 +515,23 @@ HOSTILE = [
      "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
      "    def backward(ctx, g):\n        return g\n"
      "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
+    ("ctx_mark_dirty_view_of_param", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.zero_()\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "m = torch.nn.Linear(2, 2)\ny = D.apply(m.weight[0])\n", "runtime"),
+    ("ctx_mark_dirty_view_chain_long", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "b = torch.ones(4, requires_grad=True) * 1\nv = b\n"
+     "for i in range(9000):\n    v = D.apply(v[:])\nb.sum().backward()\n", "limit"),
+    ("ctx_mark_dirty_view_backward_huge_grad", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return torch.ones(1000, 1000, 10)\n"
+     "b = torch.ones(4, requires_grad=True) * 1\ny = D.apply(b[:2])\nb.sum().backward()\n",
+     "limit"),
     # the program's context managers: limits and policy errors are never handed to __exit__
     ("with_exit_swallows_limit", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    while True:\n        pass\n", "limit"),
     ("with_exit_swallows_not_allowed", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    y = torch.ones(1).numpy()\n",
