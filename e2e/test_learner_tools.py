@@ -167,9 +167,9 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
     expect(iteration).to_have_value("5")
     page.wait_for_function("(el) => el.dataset.renderer", arg=chart.element_handle(), timeout=REPLY_MS)
     if chart.get_attribute("data-renderer") == "svg":
-        chart.locator("[data-testid=plot-point][data-x='1']").click()
+        chart.locator("[data-testid=plot-point][data-x='2']").click()  # iteration 2 (value 1)
     else:
-        # Bokeh draws on a canvas: click where x = 1 of 0..5 is, inside the plot's frame
+        # Bokeh draws on a canvas: click where x = 2 (iteration 2) of 1..6 is, inside the plot's frame
         box = chart.bounding_box()
         page.wait_for_timeout(300)
         frame = page.evaluate("""(el) => {
@@ -178,7 +178,7 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
             const all = views.flatMap((x) => [x, ...(x.child_views || x.views?.all_views?.() || [])]);
             const v = all.find((x) => x && x.frame && el.contains(x.el));
             const r = v.el.getBoundingClientRect();
-            return {left: r.left + v.frame.x_scale.compute(1), top: r.top + v.frame.bbox.vcenter};
+            return {left: r.left + v.frame.x_scale.compute(2), top: r.top + v.frame.bbox.vcenter};
         }""", chart.element_handle())
         page.mouse.click(frame["left"], frame["top"])
         assert box

@@ -781,7 +781,7 @@ def expand(a, shape):
 
 
 def overlaps(a) -> bool:
-    return any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+    return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
 
 
 def getitem(a, index):

@@ -339,8 +339,10 @@ def _nll_loss_nd(input, target, weight, red, ignore_index):
     if tuple(target.shape[1:]) != tuple(input.shape[2:]):
         raise RuntimeError(f"Expected target size [{', '.join(map(str, out_size))}], got "
                            f"[{', '.join(map(str, target.shape))}]")
-    x = input.contiguous().view(n, c, 1, -1)
-    t = target.contiguous().view(n, 1, -1)
+    # an empty input or target is viewed as (N, C, 0, 0) / (N, 0, 0) (torch's support for
+    # empty batches: -1 cannot be inferred from 0 elements)
+    x = input.contiguous().view(n, c, 1, -1) if input.numel() else input.view(n, c, 0, 0)
+    t = target.contiguous().view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
     out = nn_ops.nll_loss(x, t, weight, red, ignore_index, two_d=True)
     return out.view(*out_size) if red == "none" else out
 

@@ -54,6 +54,7 @@ def _prod_safe_zeros(grad: Tensor, inp: Tensor, dim: int) -> Tensor:
 
 class Prod(Function):
     name_ = "ProdBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("∂prod(self)/∂self = the product of all the other elements: to self {grad}·that "
                   "(result/self when no element is 0)")
     saves_result = True

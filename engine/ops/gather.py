@@ -381,6 +381,8 @@ class MaskedSelect(Function):
         shape = tuple(B.broadcast_shapes(B.shape(x), B.shape(m)))
         self.in_shape = B.shape(x)
         self.save(a, mask)  # torch saves both: changing either in place is caught
+        if not shape:  # a 0-dim mask selects like a one-element one (arrays may refuse it)
+            shape = (1,)
         return B.getitem(B.expand(x, shape), B.expand(m, shape))
 
     def backward(self, grad):
@@ -402,6 +404,9 @@ class MaskedScatter(Function):
         self.source_shape = B.shape(source._data)
         self.save(mask)
         out = B.copy(a._data)
+        if not B.shape(out):  # as masked_select: a 0-dim mask as a one-element one
+            return B.reshape(self.forward(Tensor._make(B.reshape(out, (1,)), a._dtype), source,
+                                          mask), ())
         m = B.expand(mask._data, B.shape(out))
         count = int(B.item(B.sum(B.astype(m, "int64"), None, False)))
         flat = B.reshape(B.contiguous(source._data), (B.numel(source._data),))

@@ -24,6 +24,7 @@ def _same_dtype(a, b):
 
 class Dot(Function):
     name_ = "DotBackward0"
+    zero_passes = (0, 1)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"tensor": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
                   "{grad}·self")

@@ -238,6 +238,7 @@ class Atan2(Function):
     """The angle of the point (other, input)."""
 
     name_ = "Atan2Backward0"
+    zero_passes = (0, 1)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("∂atan2(self, other)/∂self = other/(self² + other²), ∂/∂other = −self/(self² + "
                   "other²)")
     array_backward = True
@@ -308,6 +309,7 @@ class Lerp(Function):
     weight 1 gives exactly end. A number weight: LerpBackward0; a tensor: LerpBackward1."""
 
     name_ = "LerpBackward0"
+    zero_passes = (0, 1)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("lerp = self + weight·(end − self) with a number weight: to self {grad}·(1 − weight), "
                   "to end {grad}·weight")
     array_backward = True
@@ -328,6 +330,7 @@ class Lerp(Function):
 
 class LerpTensor(Function):
     name_ = "LerpBackward1"
+    zero_passes = (0, 1, 2)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("lerp = self + weight·(end − self): to self {grad}·(1 − weight), to end "
                   "{grad}·weight, to weight {grad}·(end − self)")
     array_backward = True

@@ -32,6 +32,7 @@ def _sum_dtype(t):
 
 class Sum(Function):
     name_ = "SumBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "∂sum(self)/∂self = 1 for every element: to self {grad} copied to self's shape"
     array_backward = True
 
@@ -108,6 +109,7 @@ class Amax(Function):
     """amax/amin over dims: ties share the gradient evenly (torch's scale_grad_by_count)."""
 
     name_ = "AmaxBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("amax passes the gradient to the largest elements (split evenly between ties), 0 "
                   "elsewhere")
     saves_result = True

@@ -37,6 +37,7 @@ def _infer_shape(shape, numel: int) -> tuple:
 
 class View(Function):
     name_ = "ViewBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "a view only rearranges: to self {grad} reshaped back to self's shape"
     is_view = True
     array_backward = True
@@ -76,6 +77,7 @@ class ReshapeAlias(View):
 
 class Clone(Function):
     name_ = "CloneBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "∂clone(self)/∂self = 1: to self {grad} unchanged"
     array_backward = True
 
@@ -130,6 +132,7 @@ class Alias(Function):
     """The same values as a view, no other change (movedim of a 0-dim tensor)."""
 
     name_ = "AliasBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "an alias is the same tensor: to self {grad}"
     is_view = True
 
@@ -144,6 +147,7 @@ class Squeeze(Function):
     """squeeze(): torch's SqueezeBackward0; the subclasses below are its other overloads."""
 
     name_ = "SqueezeBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "squeeze only drops size-1 dims: to self {grad} with them put back"
     is_view = True
 
@@ -172,6 +176,7 @@ class SqueezeMatmul(Squeeze):
 
 class Unsqueeze(Function):
     name_ = "UnsqueezeBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "unsqueeze only adds a size-1 dim: to self {grad} with it removed"
     is_view = True
 
@@ -363,6 +368,7 @@ class IndexPutImpl(IndexPut):
 
 class Cat(Function):
     name_ = "CatBackward0"
+    zero_passes = range(1 << 16)  # every input: torch's kernel keeps sgn's zero gradient
     chain_rule = "cat joined the tensors: to each input its own part of {grad}"
 
     def forward(self, *args):
@@ -404,6 +410,7 @@ class Cat(Function):
 
 class Stack(Function):
     name_ = "StackBackward0"
+    zero_passes = range(1 << 16)  # every input: torch's kernel keeps sgn's zero gradient
     chain_rule = "stack joined the tensors along a new dim: to each input its own slice of {grad}"
 
     def forward(self, *args):
@@ -725,7 +732,8 @@ def getitem(self, index):
     dim, ... stands for the rest; integer/boolean tensors and lists index (a copy)."""
     out, advanced = index_parts(self, index)
     if advanced is None:
-        return out
+        # an index that changes nothing (x[...], x[:, :], x[()]) makes an alias, as in torch
+        return out if out is not self else apply(Alias, (self,))
     advanced.check_bounds()
     return apply(Index, (out,), advanced.index)
 
@@ -778,7 +786,11 @@ def index_parts(self, index, setitem=False):
             start, stop, step = ix.indices(size)
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if bare_slice or not (start == 0 and stop >= size and step == 1):
+            # torch skips a slice of the whole dim as written (x[0:], x[:9] of 3 rows, not
+            # x[-3:]), before it wraps negative bounds
+            whole = ((ix.start is None or ix.start == 0) and step == 1
+                     and (ix.stop is None or ix.stop >= size))
+            if bare_slice or not whole:
                 out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
             dim += 1
             src_dim += 1

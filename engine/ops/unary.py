@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
+from ..autograd.zero_grad import ZERO
 from ..tensor import Tensor
-from . import formulas
+from . import cpu_loops, formulas
 from .compare import where
 from .helpers import float_data, wrap, zeros_gradient
 from .registry import export
@@ -14,6 +15,7 @@ from .registry import export
 
 class Exp(Function):
     name_ = "ExpBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂exp(self)/∂self = exp(self): to self {grad}·result"
     array_backward = True
@@ -29,6 +31,7 @@ class Exp(Function):
 
 class Log(Function):
     name_ = "LogBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂log(self)/∂self = 1/self: to self {grad}/self"
     array_backward = True
@@ -44,6 +47,7 @@ class Log(Function):
 
 class Sqrt(Function):
     name_ = "SqrtBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂√self/∂self = 1/(2√self): to self {grad}/(2·result)"
     array_backward = True
@@ -59,6 +63,7 @@ class Sqrt(Function):
 
 class Abs(Function):
     name_ = "AbsBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂|self|/∂self = sign(self) (0 at 0): to self {grad}·sign(self)"
 
@@ -84,16 +89,21 @@ class Sign(Function):
         return out
 
     def backward(self, grad):
-        return (grad * 0,)
+        return (zeros_gradient(grad),)  # torch: zeros_like(grad), never -0.0 or nan
 
 
 class Sgn(Sign):
     name_ = "SgnBackward0"
     chain_rule = "sgn is flat everywhere it has a slope: to self 0"
+    zero_passes = (0,)
+
+    def backward(self, grad):
+        return (ZERO,)  # torch's efficient zero tensor (autograd/zero_grad.py)
 
 
 class Sin(Function):
     name_ = "SinBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂sin(self)/∂self = cos(self): to self {grad}·cos(self)"
     array_backward = True
@@ -109,6 +119,7 @@ class Sin(Function):
 
 class Cos(Function):
     name_ = "CosBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     chain_rule = "∂cos(self)/∂self = −sin(self): to self −{grad}·sin(self)"
     array_backward = True
@@ -327,7 +338,8 @@ class Hardtanh(Function):
 
 class HardtanhGrad(Function):
     """torch's hardtanh_backward(grad, x, min_val, max_val) as one op: grad where
-    min_val < x < max_val, else 0 (a NaN x lets the gradient through, as in torch)."""
+    min_val < x < max_val, else 0. At a NaN x torch's scalar loop passes the gradient and its
+    vectorised blocks write 0 (engine/ops/cpu_loops.py says which elements are which)."""
 
     name_ = "HardtanhBackwardBackward0"
     chain_rule = ("the backward of hardtanh, differentiated again: passes grad strictly between the "
@@ -340,7 +352,13 @@ class HardtanhGrad(Function):
         dx, dg = B.dtype_name(xd), B.dtype_name(g)
         zero = B.scalar(0, dg)
         inside = B.where(B.ge(xd, B.scalar(hi, dx)), zero, g)
-        return B.where(B.le(xd, B.scalar(lo, dx)), zero, inside)
+        out = B.where(B.le(xd, B.scalar(lo, dx)), zero, inside)
+        nan = B.isnan(xd)
+        if B.numel(nan) and B.item(B.amax(nan, None, False)):
+            block = cpu_loops.block_size(dg)
+            out = B.where(B.where(nan, cpu_loops.vectorised(B.shape(out), (g, xd), block), nan),
+                          zero, out)
+        return out
 
     def backward(self, gg):
         # as ThresholdGrad: the mask has no gradient, x gets zeros

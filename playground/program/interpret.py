@@ -39,7 +39,7 @@ from .generators import Generators
 from .loops import DetailRequest
 from .matching import Matching
 from .parse import Program, parse
-from .policy import Policy
+from .policy import shared_policy
 from .records import (
     ProgramError,
     RunResult,
@@ -89,7 +89,7 @@ class Interpreter:
         self.limits = limits or default_limits()
         self.observer = observer
         self.deadline = deadline
-        self.policy = Policy()
+        self.policy = shared_policy()
         # iterations of long loops to keep in full detail: (header statement, loop path) pairs
         self.detail = DetailRequest(detail)
 

@@ -6,6 +6,7 @@ to the engine is reachable without touching this module."""
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import types
 import typing
@@ -317,3 +318,11 @@ class Policy:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,
                                 nn.Module, optim.Optimizer, lr_scheduler.LRScheduler,
                                 data.Dataset, data.DataLoader, data.LoaderIterator))
+
+
+@functools.cache
+def shared_policy() -> Policy:
+    """The process's one Policy. It only reads the engine's modules, which no program can change
+    (a program may assign attributes of its own objects and of tensors, never of a module), so
+    every run can share it; making one per run cost more than a small program's whole run."""
+    return Policy()

@@ -178,7 +178,9 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
         flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
       }
     }
-    if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
+    if (stepLines !== undefined) {
+      effects.push(setStep.of(stepLines || []));
+    }
     if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
     const spec = { effects };
     // The program the pane opens with is where its history starts: undo never empties the pane.
@@ -186,6 +188,21 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
     const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
     if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations });
     if (changed || effects.length) view.dispatch(spec);
+    if (stepLines?.length && flashLines === undefined) keepInView(Math.min(...stepLines));
+  }
+
+  /**
+   * Scrolls the editor alone (not the page or a phone's scrolling main area, as the editor's
+   * scrollIntoView would) so that `line`, the statement being run, is in view.
+   */
+  function keepInView(line) {
+    const doc = view.state.doc;
+    if (line < 1 || line > doc.lines) return;
+    const block = view.lineBlockAt(doc.line(line).from);
+    const scroller = view.scrollDOM;
+    const top = block.top + view.documentPadding.top;
+    if (top >= scroller.scrollTop && top + block.height <= scroller.scrollTop + scroller.clientHeight) return;
+    scroller.scrollTop = Math.max(0, top - scroller.clientHeight / 3);
   }
 
   function setProgram(text, { flashLines = [] } = {}) {

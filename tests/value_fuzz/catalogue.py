@@ -896,7 +896,7 @@ OPS = {
     "F.margin_ranking_loss": (margin_ranking_loss, LAST_BIT),
     "F.conv1d": (conv(1), LAST_BIT), "F.conv2d": (conv(2), LAST_BIT),
     "F.max_pool2d": (pool("max_pool2d"), EXACT), "F.avg_pool2d": (pool("avg_pool2d"), LAST_BIT),
-    "F.pad": (pad, EXACT), "F.layer_norm": (layer_norm, LAST_BIT), "F.linear": (linear, LAST_BIT),
+    "F.pad": (pad, EXACT), "F.layer_norm": (layer_norm, EXACT), "F.linear": (linear, LAST_BIT),
     "F.embedding": (embedding, EXACT), "F.one_hot": (one_hot, EXACT),
 }
 
