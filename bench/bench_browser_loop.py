@@ -5,7 +5,7 @@ This is a benchmark, not a test. It serves the built site on 127.0.0.1 (every re
 would leave the machine is refused and reported), opens it in Debian's Chromium, types the
 2,000-iteration training loop of `bench_programs.py --long-loop` into the editor, and reports,
 for each run, how long the page waited for the reply and whether the program ran to its end or
-was stopped by the host's time limit (`max_seconds`, 5 s in the page, less the reserve kept
+was stopped by the host's time limit (`max_seconds`, 8 s in the page, less the reserve kept
 for recording: docs/program-language.md, "Limits of the hosts"). With `--node`, the same
 program's cost in Pyodide under Node.js (bench/bench_pyodide.mjs) is printed beside it.
 

@@ -4,6 +4,7 @@ links to the exact moment, errors a learner can act on, no overlapping controls 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -273,3 +274,90 @@ def test_a_loop_is_drawn_one_iteration_at_a_time_with_a_selector(page, host, sho
     page.wait_for_function("(el) => el.value === '1'", arg=iteration.element_handle())
     expect(page.locator("[data-testid=node][data-name=loss]")).to_have_count(1)
     shot(page, "loop-iteration")
+
+
+MARKED = """import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * 3).exp()
+z = (y + x.sin()).sum()
+z.backward()
+"""
+
+
+def inspect(page: Page, name: str) -> str:
+    """Selects a card (from the keyboard: at small sizes it may be off screen) and returns the
+    inspector's text, with the drawer opened where the inspector is one."""
+    node(page, name).focus()
+    page.keyboard.press("Enter")
+    toggle = page.get_by_test_id("drawer-toggle")
+    if toggle.is_visible() and not page.get_by_test_id("drawer-close").is_visible():
+        toggle.click()
+    return page.get_by_test_id("inspector").inner_text()
+
+
+def close_drawer(page: Page) -> None:
+    close = page.get_by_test_id("drawer-close")  # (at full width the inspector is no drawer)
+    if close.is_visible():
+        close.click()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_done_when_at_each_size(guarded, host, shot, size):
+    """The issue's list at one size, in one page: the chain rule for a few ops, an inspector
+    with no null, a NameError with its suggestion, a fresh console after a failed run, and a
+    link that reopens the exact event in a second page."""
+    w, h = SIZES[size]
+    ctx = guarded()
+    page = ctx.new_page()
+    page.set_viewport_size({"width": w, "height": h})
+    open_app(page, host[1], "p=" + encode(MARKED))
+    rule = page.get_by_test_id("chain-rule")
+    seen = {}
+    for name, op, words in (("y", "ExpBackward0:", "result"), ("z", "SumBackward0:", "grad in"),
+                            ("x", "AccumulateGrad", ".grad = .grad +")):
+        text = inspect(page, name)
+        seen[name] = text
+        expect(rule).to_contain_text(op)
+        expect(rule).to_contain_text(words)
+        assert not re.search(r"\b(null|undefined)\b", text), (name, text)
+        if name == "y":
+            shot(page, f"done-chain-rule-{size}")
+        close_drawer(page)
+    # every other card, unnamed ones too: nothing reads null, and no action names a tensor that has no name
+    for i in range(page.locator("[data-testid=node]").count()):
+        page.locator("[data-testid=node]").nth(i).focus()
+        page.keyboard.press("Enter")
+        text = page.get_by_test_id("inspector").inner_text()
+        assert not re.search(r"\b(null|undefined)\b", text), text
+        assert "(unnamed).retain_grad" not in text and "None.retain_grad" not in text, text
+
+    set_code(page, "import torch\nweight = torch.ones(2, requires_grad=True)\ny = wieght * 2\n")
+    expect(page.get_by_test_id("error-title")).to_have_text("NameError at line 3")
+    expect(page.get_by_test_id("error-message")).to_contain_text("Did you mean: 'weight'?")
+    expect(page.get_by_test_id("error")).to_be_visible()
+    page.get_by_test_id("error").scroll_into_view_if_needed()  # on a phone the code is under the graph
+    shot(page, f"done-name-error-{size}")
+
+    set_code(page, "import torch\nx = torch.ones(2, requires_grad=True)\nprint('printed by the first program')\n")
+    expect(page.get_by_test_id("console")).to_contain_text("printed by the first program")
+    set_code(page, "import torch\nx = torch.ones(2, requires_grad=True\n")
+    expect(page.get_by_test_id("console")).not_to_contain_text("printed by the first program")
+    expect(page.get_by_test_id("console")).to_contain_text("SyntaxError")
+    expect(page.get_by_test_id("stale-note")).to_be_visible()
+    shot(page, f"done-failed-run-{size}")
+
+    set_code(page, MARKED)
+    page.get_by_test_id("to-start").click()
+    for _ in range(4):
+        page.get_by_test_id("step-forward").click()
+    at, _ = moment(page)
+    page.get_by_test_id("share").click()
+    link = page.get_by_test_id("share-link")
+    page.wait_for_function("(el) => el.value.includes('#p=')", arg=link.element_handle(), timeout=REPLY_MS)
+    url = link.input_value()
+    other = ctx.new_page()
+    other.set_viewport_size({"width": w, "height": h})
+    other.goto(url)
+    wait_idle(other, 90_000)
+    assert moment(other)[0] == at, (moment(other), at)
+    shot(other, f"done-share-{size}")

@@ -45,8 +45,12 @@ def default_limits() -> Limits:
     """The limits for the engine's current backend: the pure-Python backend (the browser) is
     about a hundred times slower per element, so its element and work caps are smaller."""
     if engine.backend_name() == "pure":
+        # More time, though: the pure backend is the in-browser host, where a run only holds up
+        # the learner's own tab, and Pyodide's interpreter takes two to three times the server's
+        # time for the same program, so a tutorial's training loop that the server finishes well
+        # within its 5 s needs more there (the 2,000-iteration fit takes ~2.5 s of CPU in a page).
         return replace(Limits(), max_tensor_elements=100_000, max_total_elements=1_000_000,
-                       max_matmul_work=5_000_000)
+                       max_matmul_work=5_000_000, max_seconds=8.0)
     return Limits()
 
 

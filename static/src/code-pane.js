@@ -116,6 +116,20 @@ function diagnostics(doc, err) {
  * that may have changed. Returns show, setProgram, getProgram, setError, flashLines,
  * setStepLines, undo, redo, focus, destroy.
  */
+/**
+ * The change from `cur` to `next` as one replaced span between their common start and end: an
+ * edit's new program differs in a line or two, and the editor re-reads (parses, decorates) only
+ * what changed instead of the whole program.
+ */
+export function smallestChange(cur, next) {
+  let start = 0;
+  const most = Math.min(cur.length, next.length);
+  while (start < most && cur.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < most - start && cur.charCodeAt(cur.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
+  return { from: start, to: cur.length - end, insert: next.slice(start, next.length - end) };
+}
+
 export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = {}) {
   const readOnly = new Compartment();
   const view = new EditorView({
@@ -186,7 +200,7 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
     // The program the pane opens with is where its history starts: undo never empties the pane.
     // Every later program put in (an example, an edit's result) can be undone like typing.
     const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
-    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations });
+    if (changed) Object.assign(spec, { changes: smallestChange(cur, program), annotations });
     if (changed || effects.length) view.dispatch(spec);
     if (stepLines?.length && flashLines === undefined) keepInView(Math.min(...stepLines));
   }
