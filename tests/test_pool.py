@@ -267,15 +267,21 @@ def test_an_idle_worker_gives_its_free_memory_back_once_per_lull(monkeypatch):
     def trims():
         return sum(thread is worker for thread in calls)
 
+    def wait_for_trims(n):  # a collection in a test process full of objects can take a while
+        deadline = time.monotonic() + 30
+        while trims() < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.6)  # three idle periods more: no further trim in the same lull
+
     worker.start()
     try:
         assert read_frame(replies)[0] == "ready"
-        time.sleep(1.0)
+        wait_for_trims(1)
         assert trims() == 1  # once, however long the lull
         write_frame(requests, [json.dumps({"type": "run", "id": 1, "program": SEED}), None, None])
         reply = json.loads(read_frame(replies)[0])
         assert reply["type"] == "result"
-        time.sleep(1.0)
+        wait_for_trims(2)
         assert trims() == 2  # the next lull
     finally:
         requests.close()  # the worker's input ends: it returns
