@@ -60,8 +60,9 @@ class Tensor:
     # torch's CreationMeta of a view: "default" (made with grad mode on: its grad_fn is made
     # again from its base's history when the base or another view of it changed in place),
     # "multi" (an output of a function that returns several views, or a view of one) and
-    # "no_grad" (made with grad mode off), which may not be changed in place; None for a
-    # tensor that is not a view. `_view_version` is the version its grad_fn was made at.
+    # "no_grad" (made with grad mode off) and "custom" (returned by a custom autograd
+    # Function, or a view of one), which may not be changed in place; None for a tensor that
+    # is not a view. `_view_version` is the version its grad_fn was made at.
     _creation = None
     _view_version = 0
     _views = None  # views of this tensor made while it did not require grad (a WeakSet)

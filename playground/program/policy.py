@@ -9,6 +9,7 @@ import collections
 import functools
 import math
 import types
+import typing
 
 from .._engine import engine
 
@@ -140,15 +141,23 @@ PYTHON_METHODS = {
     set: frozenset(("add", "clear", "copy", "difference", "discard", "intersection",
                     "isdisjoint", "issubset", "issuperset", "pop", "remove", "symmetric_difference",
                     "union", "update")),
+    collections.deque: frozenset(("append", "appendleft", "clear", "copy", "count", "extend",
+                                  "extendleft", "index", "insert", "maxlen", "pop", "popleft",
+                                  "remove", "reverse", "rotate")),
     int: frozenset(("bit_length", "real", "imag")),
     float: frozenset(("is_integer", "real", "imag", "hex")),
 }
+PYTHON_METHODS[collections.Counter] = PYTHON_METHODS[dict] | frozenset((
+    "elements", "most_common", "subtract", "total"))
 # the methods above that change their receiver (its size is checked after the call)
-GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault"))
+GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault",
+                             "appendleft", "extendleft"))
+# Python's containers a program may make: counted item by item when they nest
+CONTAINER_TYPES = (list, tuple, dict, set, frozenset, collections.deque)
 
 # Python modules a program may import: the module object (None: made per run, see
 # RandomModule in expressions.py) and the names it offers
-PYTHON_MODULES = {"math": math, "random": None, "collections": collections}
+PYTHON_MODULES = {"math": math, "random": None, "collections": collections, "typing": typing}
 
 # the exception types a program may name, raise and catch (Python's names, as torch raises them)
 EXCEPTIONS = {e.__name__: e for e in (
@@ -170,7 +179,13 @@ MATH_NAMES = frozenset((
 # `import random`: the methods of the run's own random.Random (seeded per run)
 RANDOM_NAMES = frozenset(("seed", "random", "uniform", "randint", "randrange", "choice",
                           "choices", "shuffle", "sample", "gauss", "normalvariate"))
-COLLECTIONS_NAMES = frozenset(("OrderedDict",))
+COLLECTIONS_NAMES = frozenset(("OrderedDict", "defaultdict", "Counter", "deque"))
+# `from typing import ...` for type hints: annotations are checked, never evaluated, so these
+# names only need to exist (as values they are typing's own objects, with no attribute readable)
+TYPING_NAMES = frozenset((
+    "Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List",
+    "Literal", "Mapping", "Optional", "Sequence", "Set", "Tuple", "Type", "Union",
+))
 
 
 class Policy:
@@ -201,6 +216,7 @@ class Policy:
                                              "random_split", "default_collate"})
         self._add_python("math", math, MATH_NAMES)
         self._add_python("collections", collections, COLLECTIONS_NAMES)
+        self._add_python("typing", typing, TYPING_NAMES)
         # every callable a program can reach through a namespace
         self.callables: set = set()
         self.classes: set = set()
