@@ -92,6 +92,7 @@ SCHEDULER_ATTRS = frozenset((
     "step", "get_last_lr", "get_lr", "state_dict", "load_state_dict", "optimizer",
     "last_epoch", "base_lrs",
     "step_size", "gamma", "T_max", "eta_min",  # StepLR, ExponentialLR, CosineAnnealingLR
+    "milestones", "start_factor", "end_factor", "total_iters",  # MultiStepLR, LinearLR, ...
     "mode", "factor", "patience", "threshold", "threshold_mode", "cooldown", "min_lrs", "eps",
     "best", "num_bad_epochs", "cooldown_counter", "in_cooldown", "is_better",  # ReduceLROnPlateau
 ))
