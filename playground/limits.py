@@ -87,6 +87,9 @@ class Budget(engine.budget.Budget):
         if deadline is not None:
             self.deadline = min(self.deadline, deadline)
         self.limits = limits
+        # a full print takes at least 3 characters an element ("0, "): more than this could
+        # not be shown or kept (engine/budget.py refuses them before formatting)
+        self.max_printed = max(limits.max_output_chars, limits.max_string_chars) // 3
         self.executed = 0
         self.live_elements = 0
         self.live_nodes = 0

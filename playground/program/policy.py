@@ -51,6 +51,7 @@ _TORCH_NAMES = (
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
+    "set_printoptions",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function", "functional", "gradcheck", "gradgradcheck")
