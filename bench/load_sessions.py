@@ -11,7 +11,8 @@ carrying a session token, `PULL-DOC-REQ` for the document, and then the UI's req
 (docs/host-protocol.md) sent as the UI sends them, as a `data_event` of the playground's model
 in a `PATCH-DOC`; the server's reply comes back as an `esm_event` in a `PATCH-DOC`. So the
 figures include the websocket, Bokeh's and Panel's handling of both messages, the component's
-hand-off to the worker pool and the pool's round trip: everything but the page's drawing.
+hand-off to the worker pool and the pool's round trip: everything but the page's drawing. Its
+sockets send at once (TCP_NODELAY), as browsers' do.
 
 Each session asks for `hello` and runs a program, then, for the given seconds, waits (a person
 reading, --think seconds on average) and sends an edit or a changed program. It reports the
@@ -225,6 +226,9 @@ class Session:
         self.ws = await websocket_connect(
             request, subprotocols=["bokeh", generate_jwt_token(session_id)],
             max_message_size=64 * 1024 * 1024)
+        # as a browser's socket: sent at once, not held back for Nagle's algorithm (whose wait
+        # for the server's delayed acknowledgement would add tens of ms to every request)
+        self.ws.protocol.set_nodelay(True)
         self.receiver = Receiver(Protocol())
         ack = await self._read()
         if ack is None or ack.msgtype != "ACK":
