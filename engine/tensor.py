@@ -19,7 +19,7 @@ from . import observer as _observer
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dims import wrap_dim as _wrap_dim
 from .dtypes import _BY_NAME
-from .printing import PRINT_OPTIONS, Size, format_tensor
+from .printing import Size, format_tensor, print_options
 
 
 def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
@@ -416,9 +416,11 @@ def _printed_values(data, shape):
     """tolist() of what a print shows. A tensor over the print threshold shows only the first
     and last `edgeitems` along every dim: only those are read (None stands for the rest), so
     printing a big tensor costs what is printed, not its size."""
-    if B.numel(data) <= PRINT_OPTIONS["threshold"]:
+    options = print_options()
+    if B.numel(data) <= options["threshold"]:
+        _budget.printing(B.numel(data))
         return B.tolist(data)
-    edge = PRINT_OPTIONS["edgeitems"]
+    edge = options["edgeitems"]
 
     def shown(a, dims):
         n = dims[0]

@@ -682,6 +682,14 @@ HOSTILE = [
     ("future_module", "import __future__\n", "not_allowed"),
     ("future_feature_attr", "from __future__ import annotations\nx = annotations.compiler_flag\n",
      "not_allowed"),
+    # set_printoptions: a full print is refused before it is formatted; options stay per run
+    ("print_full_huge", T + "torch.set_printoptions(profile='full')\nprint(torch.ones(1000, 100))\n",
+     "limit"),
+    ("print_threshold_inf", T + "torch.set_printoptions(threshold=float('inf'))\n"
+     "s = str(torch.arange(10**5))\n", "limit"),
+    ("print_huge_linewidth", T + "torch.set_printoptions(linewidth=10**18, threshold=10**9)\n"
+     "print(torch.ones(1000, 60))\n", "limit"),
+    ("print_options_internals", T + "o = torch.printing.PRINT_OPTIONS\n", "not_allowed"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),

@@ -51,6 +51,7 @@ _TORCH_NAMES = (
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
+    "set_printoptions",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function", "functional", "gradcheck", "gradgradcheck")
@@ -92,6 +93,7 @@ SCHEDULER_ATTRS = frozenset((
     "step", "get_last_lr", "get_lr", "state_dict", "load_state_dict", "optimizer",
     "last_epoch", "base_lrs",
     "step_size", "gamma", "T_max", "eta_min",  # StepLR, ExponentialLR, CosineAnnealingLR
+    "milestones", "start_factor", "end_factor", "total_iters",  # MultiStepLR, LinearLR, ...
     "mode", "factor", "patience", "threshold", "threshold_mode", "cooldown", "min_lrs", "eps",
     "best", "num_bad_epochs", "cooldown_counter", "in_cooldown", "is_better",  # ReduceLROnPlateau
 ))
