@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from playground.share import encode
 
 from .conftest import ARTIFACTS
+from .test_readable import check_callout_and_minimap, named_controls
 from .ui import REPLY_MS, code_text, node, open_app, results, type_code, wait_result
 
 SIZES = {"desktop": (1400, 900), "laptop": (1024, 700), "phone": (390, 844)}
@@ -88,6 +89,8 @@ def test_marks_show_where_hooks_retain_grad_no_grad_detach_and_nan_happen(guarde
             expect(node(page, "x").locator("[data-testid=mark]")).to_have_attribute("data-mark", "hook-waiting")
             shot(page, "marks-hook-waiting")
             page.get_by_test_id("to-end").click()
+        # the accumulation callout (x.grad's) covers no card and no card's mark tags
+        check_callout_and_minimap(page, "x", named_controls(page))
         shot(page, f"marks-{size}")
 
 
@@ -167,9 +170,9 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
     expect(iteration).to_have_value("5")
     page.wait_for_function("(el) => el.dataset.renderer", arg=chart.element_handle(), timeout=REPLY_MS)
     if chart.get_attribute("data-renderer") == "svg":
-        chart.locator("[data-testid=plot-point][data-x='1']").click()
+        chart.locator("[data-testid=plot-point][data-x='2']").click()  # iteration 2 (value 1)
     else:
-        # Bokeh draws on a canvas: click where x = 1 of 0..5 is, inside the plot's frame
+        # Bokeh draws on a canvas: click where x = 2 (iteration 2) of 1..6 is, inside the plot's frame
         box = chart.bounding_box()
         page.wait_for_timeout(300)
         frame = page.evaluate("""(el) => {
@@ -178,7 +181,7 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
             const all = views.flatMap((x) => [x, ...(x.child_views || x.views?.all_views?.() || [])]);
             const v = all.find((x) => x && x.frame && el.contains(x.el));
             const r = v.el.getBoundingClientRect();
-            return {left: r.left + v.frame.x_scale.compute(1), top: r.top + v.frame.bbox.vcenter};
+            return {left: r.left + v.frame.x_scale.compute(2), top: r.top + v.frame.bbox.vcenter};
         }""", chart.element_handle())
         page.mouse.click(frame["left"], frame["top"])
         assert box
@@ -364,6 +367,11 @@ def test_both_themes_meet_wcag_aa_contrast_editor_included(guarded, host, shot, 
     expect(page.get_by_test_id("drawer")).to_be_visible()
     check("drawer at 1024")
     shot(page, f"contrast-{scheme}")
+    page.get_by_test_id("drawer-close").click()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)  # the graph refits to the phone's canvas
+    check("phone")
+    shot(page, f"contrast-{scheme}-phone")
     (ARTIFACTS / f"{host[0]}-contrast-{scheme}.json").write_text(json.dumps(measured, indent=1))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import math
 
 from . import backend as B
@@ -39,7 +40,7 @@ def _infer(data):
                 return
             kinds.add(x._dtype.name)
             return
-        if isinstance(x, (list, tuple)):
+        if isinstance(x, _SEQUENCES):
             if depth == len(shape):
                 shape.append(len(x))
             elif shape[depth] != len(x):
@@ -72,9 +73,13 @@ def _infer(data):
 def _plain(x):
     if isinstance(x, Tensor):
         return x.tolist()
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, _SEQUENCES):
         return [_plain(i) for i in x]
     return x
+
+
+# the Python sequences torch.tensor takes as data (besides tensors and numbers)
+_SEQUENCES = (list, tuple, range, collections.deque)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):

@@ -1022,3 +1022,12 @@ def test_a_name_error_in_an_except_clause_is_the_programs_error():
     uncaught = "try:\n    1 / 0\nexcept missing:\n    pass\nmissing = 1\n"
     err = run(uncaught).error
     assert (err.kind, err.exc_type, err.line) == ("runtime", "NameError", 3)
+
+
+def test_a_runs_print_options_are_its_own():
+    # torch.set_printoptions changes the run's options only: not the host's, not the next run's
+    first = run("import torch\ntorch.set_printoptions(precision=1)\nprint(torch.tensor([1.25]))\n")
+    assert first.error is None and first.output == "tensor([1.2])\n"
+    assert repr(engine.tensor([1.25])) == "tensor([1.2500])"
+    second = run("import torch\nprint(torch.tensor([1.25]))\n")
+    assert second.output == "tensor([1.2500])\n"

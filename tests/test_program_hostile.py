@@ -268,7 +268,7 @@ HOSTILE = [
     ("random_internals", "import random\nr = random._rng\n", "not_allowed"),
     ("random_getstate", "import random\ns = random.getstate()\n", "runtime"),
     ("math_module_private", "import math\nd = math.__dict__\n", "not_allowed"),
-    ("collections_other", "from collections import deque\n", "not_allowed"),
+    ("collections_other", "from collections import ChainMap\n", "not_allowed"),
     # the grown language: limits hold inside every new construct
     ("recursion", "def f(n):\n    return f(n + 1)\nf(0)\n", "limit"),
     ("mutual_recursion", "def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)\n",
@@ -515,6 +515,23 @@ HOSTILE = [
      "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
      "    def backward(ctx, g):\n        return g\n"
      "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
+    ("ctx_mark_dirty_view_of_param", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.zero_()\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "m = torch.nn.Linear(2, 2)\ny = D.apply(m.weight[0])\n", "runtime"),
+    ("ctx_mark_dirty_view_chain_long", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "b = torch.ones(4, requires_grad=True) * 1\nv = b\n"
+     "for i in range(9000):\n    v = D.apply(v[:])\nb.sum().backward()\n", "limit"),
+    ("ctx_mark_dirty_view_backward_huge_grad", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return torch.ones(1000, 1000, 10)\n"
+     "b = torch.ones(4, requires_grad=True) * 1\ny = D.apply(b[:2])\nb.sum().backward()\n",
+     "limit"),
     # the program's context managers: limits and policy errors are never handed to __exit__
     ("with_exit_swallows_limit", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    while True:\n        pass\n", "limit"),
     ("with_exit_swallows_not_allowed", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    y = torch.ones(1).numpy()\n",
@@ -623,6 +640,56 @@ HOSTILE = [
     ("match_args_huge", "class C:\n    __match_args__ = ('x',) * 10**6\n", "limit"),
     ("match_tensor_broadcast_value", T + "class K:\n    big = torch.ones(1000, 1000)\n"
      "match torch.ones(1000, 1, 1):\n    case K.big:\n        pass\n", "limit"),
+    # C loops over a range of 10**9 numbers inside one call: taken in full (bounded) first
+    ("range_contains_float", "x = 0.5 in range(10**12)\ny = [] in range(10**12)\n", "limit"),
+    ("range_contains_tensor", T + "x = torch.ones(1) in range(10**12)\n", "limit"),
+    ("list_extend_range", "a = []\na.extend(range(10**12))\n", "limit"),
+    ("set_union_range", "s = {1}\nt = s.union([1], range(10**12))\n", "limit"),
+    ("set_issuperset_range", "s = {1}\nt = s.issuperset(range(10**12))\n", "limit"),
+    ("dict_update_pairs", "d = {}\nd.update(zip(range(10**12), range(10**12)))\n", "limit"),
+    ("math_fsum_range", "import math\nx = math.fsum(range(10**12))\n", "limit"),
+    ("math_prod_growing", "import math\nx = math.prod(range(1, 10**5))\n", "limit"),
+    ("math_prod_start_huge", "import math\nx = math.prod([2] * 2000, start=3)\n", "limit"),
+    # collections: their constructors and methods run over iterables in C; a deque nests
+    ("counter_of_range", "from collections import Counter\nc = Counter(range(10**12))\n",
+     "limit"),
+    ("deque_of_range", "from collections import deque\nq = deque(range(10**12), maxlen=1)\n",
+     "limit"),
+    ("deque_repeat", "from collections import deque\nq = deque([1, 2]) * 10**9\n", "limit"),
+    ("deque_nesting", "from collections import deque\nq = deque()\nfor i in range(60):\n"
+     "    q = deque([q, q])\nprint(q)\n", "limit"),
+    ("deque_grows", "from collections import deque\nq = deque()\nwhile True:\n"
+     "    q.extendleft([1] * 1000)\n", "limit"),
+    ("defaultdict_factory_engine", "import torch\nfrom collections import defaultdict\n"
+     "d = defaultdict(torch.nn.Linear)\nx = d[1]\n", "runtime"),
+    ("defaultdict_factory_read", "from collections import defaultdict\n"
+     "f = defaultdict(list).default_factory\n", "not_allowed"),
+    ("defaultdict_factory_bomb", "from collections import defaultdict\n"
+     "d = defaultdict(lambda: [0] * 10**6)\nx = d[1]\n", "limit"),
+    ("counter_elements_huge", "from collections import Counter\n"
+     "x = list(Counter({'a': 10**12}).elements())\n", "limit"),
+    ("counter_update_range", "from collections import Counter\nc = Counter()\n"
+     "c.update(range(10**12))\n", "limit"),
+    ("counter_private", "from collections import Counter\nf = Counter()._keep_positive\n",
+     "not_allowed"),
+    ("deque_dunder", "from collections import deque\nf = deque().__class__.__init__\n",
+     "not_allowed"),
+    ("typing_internals", "import typing\nf = typing.List.__origin__\n", "not_allowed"),
+    ("typing_not_listed", "from typing import NamedTuple\n", "not_allowed"),
+    ("typing_cast", "import typing\nf = typing.cast\n", "not_allowed"),
+    ("future_not_first", "x = 1\nfrom __future__ import annotations\n", "syntax"),
+    ("future_barry", "from __future__ import barry_as_FLUFL\n", "not_allowed"),
+    ("future_module", "import __future__\n", "not_allowed"),
+    ("future_feature_attr", "from __future__ import annotations\nx = annotations.compiler_flag\n",
+     "not_allowed"),
+    # set_printoptions: a full print is refused before it is formatted; options stay per run
+    ("print_full_huge", T + "torch.set_printoptions(profile='full')\nprint(torch.ones(1000, 100))\n",
+     "limit"),
+    ("print_threshold_inf", T + "torch.set_printoptions(threshold=float('inf'))\n"
+     "s = str(torch.arange(10**5))\n", "limit"),
+    ("print_huge_linewidth", T + "torch.set_printoptions(linewidth=10**18, threshold=10**9)\n"
+     "print(torch.ones(1000, 60))\n", "limit"),
+    ("print_options_internals", T + "o = torch.printing.PRINT_OPTIONS\n", "not_allowed"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),

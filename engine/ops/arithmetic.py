@@ -295,10 +295,12 @@ class PowScalar(Function):
 
 def _float_pow(x, exponent, dt):
     """torch's CPU pow of a float tensor by a number: the exponents it computes another way
-    (0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ from pow
-    in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
+    (1: a copy, 0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ
+    from pow in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
     (torch's own pow for the elements outside its vectorised blocks, see docs/semantics.md)."""
     one = B.scalar(1, dt)
+    if exponent == 1:
+        return B.copy(x)  # torch copies (pow_Tensor_Scalar_out): backward's x ** (2 - 1)
     if exponent == 0.5:
         return B.sqrt(x)
     if exponent == -0.5:

@@ -5,6 +5,8 @@ param_groups moves as in torch."""
 
 from __future__ import annotations
 
+import bisect
+import collections
 import math
 import warnings
 
@@ -176,6 +178,96 @@ class LambdaLR(LRScheduler):
         state = dict(state_dict)
         state.pop("lr_lambdas", None)
         self.__dict__.update(state)
+
+
+class MultiStepLR(LRScheduler):
+    """Multiplies the lr by gamma at each milestone (twice at a milestone given twice)."""
+
+    def __init__(self, optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1):
+        self.milestones = collections.Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch not in self.milestones:
+            return self._lrs()
+        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        milestones = sorted(self.milestones.elements())
+        return [base * self.gamma ** bisect.bisect_right(milestones, self.last_epoch)
+                for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """Moves the lr linearly from start_factor to end_factor times its base over total_iters
+    steps (a warm-up), then leaves it."""
+
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in self._lrs()]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._lrs()
+        return [lr * (1.0 + (self.end_factor - self.start_factor)
+                      / (self.total_iters * self.start_factor
+                         + (self.last_epoch - 1) * (self.end_factor - self.start_factor)))
+                for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base * (self.start_factor + (self.end_factor - self.start_factor)
+                        * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """Multiplies the lr by factor until total_iters steps, then restores it."""
+
+    def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._lrs()]
+        if self.last_epoch != self.total_iters:
+            return self._lrs()
+        return [lr * (1.0 / self.factor) for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class MultiplicativeLR(LambdaLR):
+    """Multiplies the lr by lr_lambda(epoch) at each step after the first."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
+        functions = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
+        for fn in functions:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambda, last_epoch)
+
+    def get_lr(self) -> list:
+        if self._is_initial:
+            return self._lrs()
+        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._lrs())]
 
 
 class ReduceLROnPlateau(LRScheduler):

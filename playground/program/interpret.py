@@ -39,7 +39,7 @@ from .generators import Generators
 from .loops import DetailRequest
 from .matching import Matching
 from .parse import Program, parse
-from .policy import Policy
+from .policy import shared_policy
 from .records import (
     ProgramError,
     RunResult,
@@ -53,6 +53,7 @@ from .statements import _CONTROL, _EXEC, _SIMPLE, _STMT_KIND, Statements, _Raise
 
 _observer = engine.observer
 _budget = engine.budget
+_engine_state = engine.state
 _grad_mode = engine.autograd.grad_mode
 
 
@@ -89,7 +90,7 @@ class Interpreter:
         self.limits = limits or default_limits()
         self.observer = observer
         self.deadline = deadline
-        self.policy = Policy()
+        self.policy = shared_policy()
         # iterations of long loops to keep in full detail: (header statement, loop path) pairs
         self.detail = DetailRequest(detail)
 
@@ -141,6 +142,9 @@ class _Run(Statements, Expressions, Generators, Matching):
         self.budget = Budget(self.limits, interp.deadline)
         self.observer = LimitObserver(self.budget, interp.observer)
         self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
+        # the program's torch.set_printoptions, switched in for each statement like its grad
+        # mode: a run starts from torch's defaults and leaves the host's options alone
+        self.print_options = dict(_engine_state.PRINT_DEFAULTS)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
         self.inference = False  # and its own inference mode (torch.inference_mode())
         self.loop: tuple = ()
@@ -292,6 +296,9 @@ class _Run(Statements, Expressions, Generators, Matching):
             prev_inference = _grad_mode.state.inference
             prev_obs = _observer.state.observer
             prev_budget = _budget.state.budget
+            engine_state = _engine_state.current()
+            prev_print = engine_state.print_options
+            engine_state.print_options = self.print_options
             _grad_mode.state.grad_enabled = self.grad_enabled
             _grad_mode.state.inference = self.inference
             _observer.state.observer = self.observer
@@ -331,6 +338,7 @@ class _Run(Statements, Expressions, Generators, Matching):
                 _grad_mode.state.inference = prev_inference
                 _observer.state.observer = prev_obs
                 _budget.state.budget = prev_budget
+                engine_state.print_options = prev_print
         if self.output.tell() != out_start:
             step.output = self.output.getvalue()[out_start:]
         step.error = error

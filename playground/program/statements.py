@@ -6,8 +6,11 @@ steps) and its expression evaluation (expressions.py) through self.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
+import collections
+import itertools
 import types
 
 from .._engine import engine
@@ -110,8 +113,9 @@ _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.Generator
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
                    type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
                    type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))),
+                   type(itertools.chain()),  # Counter.elements()
                    *LAZY_ITERATORS)
-_CONTAINERS = (list, tuple, str, dict, set, frozenset)
+_CONTAINERS = (list, tuple, str, dict, set, frozenset, collections.deque)
 # math functions whose cost grows with an argument: the largest argument allowed
 
 class Statements:
@@ -587,6 +591,10 @@ class Statements:
                 self.bind(top, self.import_module(top))
 
     def do_importfrom(self, stmt) -> None:
+        if stmt.module == "__future__":  # a no-op here; the name is bound as Python binds it
+            for alias in stmt.names:
+                self.bind(alias.asname or alias.name, getattr(__future__, alias.name))
+            return
         module = self.import_module(stmt.module)
         for alias in stmt.names:
             sub_path = f"{stmt.module}.{alias.name}"
@@ -621,7 +629,7 @@ class Statements:
             obj = self.eval(target.value)
             index = self.eval(target.slice)
             self.node = target
-            if not isinstance(obj, (list, dict)):
+            if not isinstance(obj, (list, dict, collections.deque)):
                 raise self.not_allowed(target, f"items of {_kind_name(obj)} cannot be deleted")
             del obj[index]
         else:  # attributes: `del x.grad` is torch's way of clearing a gradient
@@ -980,7 +988,7 @@ class Statements:
             if isinstance(value, engine.Tensor):
                 guard_broadcast([obj, value], self.limits)
             obj[index] = value
-        elif type(obj) is list or isinstance(obj, dict):
+        elif type(obj) is list or isinstance(obj, (dict, collections.deque)):
             if isinstance(obj, dict) and index not in obj:
                 self.check_size(obj, len(obj) + 1)
             obj[index] = value

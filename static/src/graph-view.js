@@ -253,6 +253,7 @@ export function createGraphView(
       surface.dataset.lod = level;
       lod = level;
       hideDetail();
+      if (level === "full") for (const rec of edgeEls.values()) if (rec.labelStale) drawLabel(rec);
     }
     placeMinimap();
     placeCallout();
@@ -639,7 +640,10 @@ export function createGraphView(
   function placeNode(rec) {
     const p = drawnPos.get(rec.node.id);
     if (!p) return;
+    // unchanged: left alone (rewriting every card's transform after an edit restyled them all)
+    if (rec.at && rec.at.x === p.x && rec.at.y === p.y && rec.placedW === rec.node.w) return;
     rec.at = p;
+    rec.placedW = rec.node.w;
     rec.g.setAttribute(
       "transform",
       `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`,
@@ -821,12 +825,20 @@ export function createGraphView(
       rec.label.setAttribute("class", "gp-edge-label" + (d.current ? " current" : ""));
       rec.cls = cls;
     }
-    if (labelChanged) {
-      setText(rec.text, d.label);
-      rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
-      placeLabel(rec);
+    // a label is only drawn at the full level of detail: below it, its words wait until they show
+    if (labelChanged || (rec.labelStale && lod === "full")) {
+      if (lod === "full") drawLabel(rec);
+      else rec.labelStale = true;
     }
     if (d.current) currentEdge = rec.edge.id;
+  }
+
+  function drawLabel(rec) {
+    rec.labelStale = false;
+    const d = rec.disp;
+    setText(rec.text, d.label);
+    rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
+    placeLabel(rec);
   }
 
   /**
@@ -1008,14 +1020,17 @@ export function createGraphView(
     return boxes;
   }
 
-  /** A drawn node's box on screen. */
+  /** A drawn node's box on screen, its mark tags included. */
   function screenBox(id) {
-    const n = nodeEls.get(id)?.node;
+    const rec = nodeEls.get(id);
+    const n = rec?.node;
     const q = pos.get(id);
     if (!n || !q) return null;
+    // a card's mark tags stand half their height above its top edge (drawMarks)
+    const marks = rec.marksKey ? (lod === "full" ? 9 : 17) : 0;
     return {
       x0: (q.x - n.w / 2) * view.k + view.x,
-      y0: (q.y - n.h / 2) * view.k + view.y,
+      y0: (q.y - n.h / 2 - marks) * view.k + view.y,
       x1: (q.x + n.w / 2) * view.k + view.x,
       y1: (q.y + n.h / 2) * view.k + view.y,
     };
@@ -1036,8 +1051,9 @@ export function createGraphView(
     if (!calloutFor) return;
     const card = screenBox(calloutFor);
     if (!card) return;
-    // a callout whose card is out of view would point at nothing: it waits until the card is back
-    const away = card.x1 < 0 || card.y1 < 0 || card.x0 > size.w || card.y0 > size.h;
+    // a callout whose card is (mostly) out of view would point at nothing: it waits until the card is back
+    const seen = overlap(card, { x0: 0, y0: 0, x1: size.w, y1: size.h });
+    const away = seen < 0.5 * (card.x1 - card.x0) * (card.y1 - card.y0);
     if (callout.classList.contains("away") !== away) callout.classList.toggle("away", away);
     if (away) return;
     if (!calloutSizes) {
@@ -1081,7 +1097,8 @@ export function createGraphView(
     detail.replaceChildren(
       h("b", null, rows[0].filter(Boolean).join("  ")),
       ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
-      d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+      // (replaceChildren would write a null as the text "null")
+      ...(d.extra ? [h("div", { class: "gp-detail-extra" }, d.extra)] : []),
       ...d.marks.map((m) => h("div", { class: `gp-detail-mark m-${m.kind}` }, m.text)),
     );
     const p = pos.get(id);

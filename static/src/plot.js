@@ -345,16 +345,31 @@ export function createSeriesPlot(el, opts = {}) {
       : String(Math.round(v * 100) / 100);
   }
 
+  // New values for a plot already drawn go in after the page has painted what changed with
+  // them: Bokeh redraws its canvas at once (20 ms and more), which is worth one frame's delay
+  // behind the graph and the numbers a reply or a step changed.
+  let queued = null;
+
+  function setSources() {
+    queued = null;
+    if (!sources) return;
+    const d = split(lastPoints);
+    sources.all.data = d.all;
+    sources.past.data = d.past;
+    sources.future.data = d.future;
+    sources.now.data = d.now;
+  }
+
   async function update(points, title) {
     const sameShape = bview && sources && title === lastTitle && points.length === lastPoints.length;
     lastPoints = points;
     lastTitle = title;
     if (sameShape) {
-      const d = split(points);
-      sources.all.data = d.all;
-      sources.past.data = d.past;
-      sources.future.data = d.future;
-      sources.now.data = d.now;
+      if (!queued) {
+        queued = requestAnimationFrame(() => {
+          queued = setTimeout(setSources, 0); // after the paint this frame makes
+        });
+      }
       return;
     }
     if (bokeh === null && o.useBokeh !== false) {
@@ -375,6 +390,11 @@ export function createSeriesPlot(el, opts = {}) {
   }
 
   function removeBokeh() {
+    if (queued) {
+      cancelAnimationFrame(queued);
+      clearTimeout(queued);
+      queued = null;
+    }
     if (bview) (Array.isArray(bview) ? bview : [bview]).forEach((v) => v?.remove?.());
     bview = null;
     sources = null;

@@ -25,6 +25,10 @@ export const CSS = String.raw`
   --gp-syn-def: #0000dd; --gp-syn-type: #006655; --gp-syn-special: #225566; --gp-syn-comment: #8a4b00;
   container-type: size;
   container-name: gp;
+  /* exactly one screen: the page never scrolls the top bar or the player away; the layout
+     containment makes the root the box a phone's pinned player bar is placed in */
+  contain: layout;
+  overflow: clip;
   position: relative;
   width: 100%;
   height: 100%;
@@ -40,7 +44,7 @@ export const CSS = String.raw`
 .gp-icon { display: block; }
 .gp-btn.icon { display: inline-flex; align-items: center; justify-content: center; }
 .gp-btn.play { display: inline-flex; align-items: center; gap: 6px; }
-.gp-app { position: absolute; inset: 0; display: grid; grid-template-rows: auto minmax(0, 1fr); }
+.gp-app { position: absolute; inset: 0; display: grid; grid-template-rows: auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); }
 
 /* top bar */
 .gp-top { display: flex; align-items: center; gap: 10px; padding: 8px 14px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); flex-wrap: wrap; }
@@ -270,7 +274,7 @@ export const CSS = String.raw`
 .gp-player { display: flex; align-items: center; gap: 8px; padding: 7px 12px; background: var(--gp-panel); border-top: 1px solid var(--gp-line); flex-wrap: wrap; }
 .gp-player .gp-btn.play { min-width: 84px; font-weight: 600; }
 .gp-scrub { flex: 1; min-width: 140px; accent-color: var(--gp-grad); }
-.gp-moment { font-size: 12px; color: var(--gp-muted); min-width: 0; max-width: 46%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.gp-moment { flex: 1 1 260px; font-size: 12px; color: var(--gp-muted); min-width: 0; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .gp-moment code { font-family: var(--gp-mono); color: var(--gp-text); }
 
 /* right column: build and inspector */
@@ -329,9 +333,8 @@ export const CSS = String.raw`
 
 /* medium: code and graph side by side; build and inspector in a drawer over the graph */
 @container gp (max-width: 1180px) {
-  /* the page scrolls only below 520 px of graph: the top bar takes what it needs (one line or two) */
-  .gp-root { overflow: auto; }
-  .gp-app { position: static; min-height: 100cqh; grid-template-rows: auto minmax(520px, 1fr); }
+  /* one screen: the top bar takes what it needs, the graph what is left */
+  .gp-app { grid-template-rows: auto minmax(0, 1fr); }
   .gp-main { position: relative; display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center"; }
   .gp-left { grid-area: left; }
   .gp-center { grid-area: center; }
@@ -344,11 +347,19 @@ export const CSS = String.raw`
 }
 /* narrow: one column, the graph first */
 @container gp (max-width: 760px) {
-  .gp-app { display: block; }
-  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: "center" "left"; }
-  .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
-  .gp-center { height: max(520px, calc(100cqh - 50px)); }
-  .gp-right { width: 100%; border-left: none; height: max(520px, calc(100cqh - 50px)); }
+  /* the graph fills the screen under the top bar; the program is below it (scrolled to inside
+     the main area), and the player is a bar pinned at the bottom of the screen */
+  .gp-main { display: flex; flex-direction: column; overflow-x: hidden; overflow-y: auto; padding-bottom: var(--gp-player-h, 104px); }
+  .gp-left { flex: none; height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
+  .gp-center { order: -1; flex: none; height: 100%; }
+  .gp-player { position: fixed; left: 0; right: 0; bottom: 0; z-index: 6; box-shadow: 0 -2px 8px rgba(60,64,67,0.15); }
+  .gp-right { width: 100%; border-left: none; height: calc(100% - var(--gp-player-h, 104px)); }
+  /* the top bar in two rows: the brand and the gallery, then the buttons (the host's badge
+     is left out: the page has no room for words that are not a control) */
+  .gp-top { gap: 6px; padding: 6px 10px; }
+  .gp-top .gp-select[data-testid=examples] { flex: 1 1 180px; max-width: none; min-width: 0; }
+  .gp-top .gp-spacer, .gp-top [data-testid=host-status] { display: none; }
+  .gp-top .gp-btn { padding: 7px 8px; }
 }
 /* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
 @media (prefers-color-scheme: dark) {
