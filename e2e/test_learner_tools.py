@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from playground.share import encode
 
 from .conftest import ARTIFACTS
+from .test_readable import check_callout_and_minimap, named_controls
 from .ui import REPLY_MS, code_text, node, open_app, results, type_code, wait_result
 
 SIZES = {"desktop": (1400, 900), "laptop": (1024, 700), "phone": (390, 844)}
@@ -88,6 +89,8 @@ def test_marks_show_where_hooks_retain_grad_no_grad_detach_and_nan_happen(guarde
             expect(node(page, "x").locator("[data-testid=mark]")).to_have_attribute("data-mark", "hook-waiting")
             shot(page, "marks-hook-waiting")
             page.get_by_test_id("to-end").click()
+        # the accumulation callout (x.grad's) covers no card and no card's mark tags
+        check_callout_and_minimap(page, "x", named_controls(page))
         shot(page, f"marks-{size}")
 
 

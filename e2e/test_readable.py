@@ -149,18 +149,29 @@ def test_a_failed_run_has_a_fresh_console_and_the_graph_says_where_it_is_from(pa
     shot(page, "failed-run")
 
 
-def overlap(a: dict, b: dict) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+def overlap(a: dict, b: dict, slack: float = 1.0) -> bool:
+    """Whether two screen boxes share more than `slack` px each way (positions are whole
+    pixels, boxes are not)."""
+    return (a["x"] + slack < b["x"] + b["width"] and b["x"] + slack < a["x"] + a["width"]
+            and a["y"] + slack < b["y"] + b["height"] and b["y"] + slack < a["y"] + a["height"])
 
 
-# The screen boxes of the cards drawn inside the canvas (the part of each on screen).
+# The screen boxes of the cards drawn inside the canvas (the part of each on screen), and of
+# the mark tags on their top edges.
 CARDS_JS = """(graph) => {
   const c = graph.getBoundingClientRect();
-  return [...graph.querySelectorAll("[data-testid=node]")].map((n) => {
-    const r = n.querySelector(".gp-card").getBoundingClientRect();
-    return { name: n.dataset.name, id: n.dataset.id, x: r.x, y: r.y, width: r.width, height: r.height };
-  }).filter((r) => r.x < c.right && r.x + r.width > c.left && r.y < c.bottom && r.y + r.height > c.top);
+  const box = (n, el, what) => {
+    const r = el.getBoundingClientRect();
+    return { name: n.dataset.name, id: n.dataset.id, what, x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+  const out = [];
+  for (const n of graph.querySelectorAll("[data-testid=node]")) {
+    out.push(box(n, n.querySelector(".gp-card"), "card"));
+    for (const m of n.querySelectorAll(".gp-mark-tag")) {
+      if (getComputedStyle(m).display !== "none" && m.getBoundingClientRect().width) out.push(box(n, m, "mark"));
+    }
+  }
+  return out.filter((r) => r.x < c.right && r.x + r.width > c.left && r.y < c.bottom && r.y + r.height > c.top);
 }"""
 
 
@@ -174,10 +185,10 @@ def check_callout_and_minimap(page: Page, leaf: str, controls: dict) -> dict:
     hit = [k for k, b in controls.items() if k != "minimap" and overlap(box, b)]
     assert not hit, (hit, box, controls)
     cards = page.get_by_test_id("graph").evaluate(CARDS_JS)
-    covered = [c["name"] or c["id"] for c in cards if overlap(box, c)]
-    assert not covered, ("the callout covers a card", covered, box)
+    covered = [(c["name"] or c["id"], c["what"]) for c in cards if overlap(box, c)]
+    assert not covered, ("the callout covers a card or its marks", covered, box)
     minimap = page.get_by_test_id("minimap")
-    leaf_card = next(c for c in cards if c["name"] == leaf)
+    leaf_card = next(c for c in cards if c["name"] == leaf and c["what"] == "card")
     if minimap.is_visible():
         mbox = minimap.bounding_box()
         assert not overlap(mbox, leaf_card), ("the minimap covers the leaf", mbox, leaf_card)

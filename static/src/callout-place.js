@@ -51,17 +51,34 @@ export function calloutLines(text, maxW) {
  */
 export function calloutBox(text, heatmaps, maxW = CALLOUT_MAX_W) {
   if (heatmaps) {
+    // a flex row that wraps (styles.js .gp-heat-row: 6 px gaps): `name.grad:`, three grids
+    // of 14 px cells with 2 px gaps, `+` and `=`; then the hover readout (up to 40 characters)
     const grid = (v) => {
-      if (v == null) return { w: 34, h: 16 };
+      if (v == null) return { w: 4 * CHAR_W, h: LINE_H }; // "None"
       const rows = v.shape.length === 2 ? v.shape[0] : 1;
       const cols = v.shape.length === 2 ? v.shape[1] : v.shape[0] || 1;
-      return { w: cols * 16, h: rows * 16 };
+      return { w: cols * 16 - 2, h: rows * 16 - 2 };
     };
-    const parts = [grid(heatmaps.before), grid(heatmaps.delta), grid(heatmaps.after)];
-    const rowW = ((heatmaps.name || "").length + 6) * CHAR_W + parts.reduce((a, g) => a + g.w, 0) + 2 * 14 + 5 * 6;
-    const lines = Math.ceil(rowW / (maxW - PAD_W));
-    const h = Math.max(...parts.map((g) => g.h)) * Math.min(lines, 3) + 20;
-    return { w: Math.min(maxW, rowW + PAD_W), h: h + PAD_H };
+    const word = (chars) => ({ w: chars * CHAR_W, h: LINE_H });
+    const name = word(`${heatmaps.name || ""}.grad:`.length);
+    const items = [name, grid(heatmaps.before), word(1), grid(heatmaps.delta), word(1), grid(heatmaps.after)];
+    const inner = Math.max(maxW, name.w + PAD_W) - PAD_W; // the name is never cut
+    let width = 0;
+    let height = 0;
+    let line = { w: 0, h: 0 };
+    for (const it of items) {
+      if (line.w && line.w + 6 + it.w > inner) {
+        width = Math.max(width, line.w);
+        height += line.h + 6;
+        line = { w: 0, h: 0 };
+      }
+      line = { w: line.w + (line.w ? 6 : 0) + it.w, h: Math.max(line.h, it.h) };
+    }
+    width = Math.max(width, line.w);
+    height += line.h;
+    const w = Math.ceil(width + PAD_W);
+    const readout = Math.ceil((40 * CHAR_W) / (w - PAD_W)) * LINE_H + 4;
+    return { w, h: Math.ceil(height + readout + PAD_H) };
   }
   const lines = calloutLines(text, maxW);
   const longest = Math.max(...lines.map((l) => l.length));
@@ -94,24 +111,28 @@ export function bestCalloutSpot(card, boxes, canvas, others = [], controls = [])
   const inside = { x0: 0, y0: 0, x1: canvas.w, y1: canvas.h };
   let best = null;
   for (const [b, box] of [].concat(boxes).entries()) {
-    const clampX = (x) => Math.max(4, Math.min(x, canvas.w - box.w - 4));
-    const clampY = (y) => Math.max(4, Math.min(y, canvas.h - box.h - 4));
+    const clampX = (x) => Math.max(2, Math.min(x, canvas.w - box.w - 2));
+    const clampY = (y) => Math.max(2, Math.min(y, canvas.h - box.h - 2));
+    const side = 4; // beside a card the gap can be narrower than below it: a phone has little width to spare
     const spots = [
       { x: clampX(card.x0), y: card.y1 + gap }, // below, the first place the eye looks after the card
       { x: clampX(card.x1 - box.w), y: card.y1 + gap },
       { x: clampX(card.x0), y: card.y0 - gap - box.h }, // above
       { x: clampX(card.x1 - box.w), y: card.y0 - gap - box.h },
-      { x: card.x1 + gap, y: clampY(card.y0) }, // right, level with the card's top or its bottom
-      { x: card.x1 + gap, y: clampY(card.y1 - box.h) },
-      { x: card.x0 - gap - box.w, y: clampY(card.y0) }, // left
-      { x: card.x0 - gap - box.w, y: clampY(card.y1 - box.h) },
+      { x: card.x1 + side, y: clampY(card.y0) }, // right, level with the card's top or its bottom
+      { x: card.x1 + side, y: clampY(card.y1 - box.h) },
+      { x: card.x0 - side - box.w, y: clampY(card.y0) }, // left
+      { x: card.x0 - side - box.w, y: clampY(card.y1 - box.h) },
+      // beside the card but kept inside the canvas, over the card's edge if it must be
+      { x: clampX(card.x1 + side), y: clampY(card.y0) },
+      { x: clampX(card.x0 - side - box.w), y: clampY(card.y0) },
     ];
     const area = box.w * box.h;
     for (const [i, sp] of spots.entries()) {
       const r = { x0: sp.x, y0: sp.y, x1: sp.x + box.w, y1: sp.y + box.h };
-      // covering a control or its own card is worse than covering other cards, and covering a
-      // card worse than a narrower box that covers none
-      let cost = (area - overlap(r, inside)) * 10 + overlap(r, card) * 30;
+      // a box cut off by the canvas's edge, covering a control or its own card is worse than
+      // covering other cards, and covering a card worse than a narrower box that covers none
+      let cost = (area - overlap(r, inside)) * 40 + overlap(r, card) * 30;
       for (const c of controls) cost += overlap(r, c) * 30;
       for (const o of others) cost += overlap(r, o) * 4;
       cost += b * 40 + i; // ties go to the wider box, then the earlier spot

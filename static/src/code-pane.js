@@ -186,11 +186,7 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
       clearTimeout(flashTimer);
       const lines = flashLines || [];
       effects.push(setFlash.of(lines));
-      if (lines.length) {
-        const first = Math.min(...lines);
-        if (first <= doc.lines) effects.push(EditorView.scrollIntoView(doc.line(first).from, { y: "nearest" }));
-        flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
-      }
+      if (lines.length) flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
     }
     if (stepLines !== undefined) {
       effects.push(setStep.of(stepLines || []));
@@ -202,7 +198,11 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
     const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
     if (changed) Object.assign(spec, { changes: smallestChange(cur, program), annotations });
     if (changed || effects.length) view.dispatch(spec);
-    if (stepLines?.length && flashLines === undefined) keepInView(Math.min(...stepLines));
+    // the changed lines, else the running statement, scrolled to in the editor alone: the
+    // editor's own scrollIntoView scrolled a phone's page down to the program after every edit,
+    // taking the graph (and an open drawer) out of view
+    if (flashLines?.length) keepInView(Math.min(...flashLines));
+    else if (stepLines?.length) keepInView(Math.min(...stepLines));
   }
 
   /**

@@ -1020,14 +1020,17 @@ export function createGraphView(
     return boxes;
   }
 
-  /** A drawn node's box on screen. */
+  /** A drawn node's box on screen, its mark tags included. */
   function screenBox(id) {
-    const n = nodeEls.get(id)?.node;
+    const rec = nodeEls.get(id);
+    const n = rec?.node;
     const q = pos.get(id);
     if (!n || !q) return null;
+    // a card's mark tags stand half their height above its top edge (drawMarks)
+    const marks = rec.marksKey ? (lod === "full" ? 9 : 17) : 0;
     return {
       x0: (q.x - n.w / 2) * view.k + view.x,
-      y0: (q.y - n.h / 2) * view.k + view.y,
+      y0: (q.y - n.h / 2 - marks) * view.k + view.y,
       x1: (q.x + n.w / 2) * view.k + view.x,
       y1: (q.y + n.h / 2) * view.k + view.y,
     };

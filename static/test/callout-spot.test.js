@@ -86,3 +86,20 @@ test("the callout's size is estimated from its text: short stays narrow, long wr
   assert.deepEqual(calloutWidths(390), [340, 260, 200, 160, 132]);
   assert.deepEqual(calloutWidths(200), [184, 160, 132]);
 });
+
+test("a matrix callout is never narrower than its name, and is taller when its grids wrap", () => {
+  const m = {
+    shape: [4, 3],
+    data: [
+      [0, 0, 0],
+      [0, 0, 0],
+      [1, 1, 1],
+      [0, 0, 0],
+    ],
+  };
+  const wide = calloutBox("", { name: "model.0.weight", before: null, delta: m, after: m }, 340);
+  const narrow = calloutBox("", { name: "model.0.weight", before: null, delta: m, after: m }, 132);
+  assert.ok(narrow.w >= "model.0.weight.grad:".length * 7.5 + 21, JSON.stringify(narrow));
+  assert.ok(narrow.h > wide.h, "wrapped grids take more height");
+  assert.ok(wide.w <= 340);
+});
