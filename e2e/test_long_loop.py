@@ -4,9 +4,6 @@ every iteration's loss."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from playwright.sync_api import expect
 
 from .ui import REPLY_MS, expect_moment_at_end, open_app, set_code
@@ -40,26 +37,3 @@ def test_a_2000_iteration_loop_runs_and_plots_every_loss(page, host, shot):
         expect(console).to_contain_text(line)
     shot(page, "long-loop")
 
-
-def _benchmark_loop() -> str:
-    """The long-loop benchmark's program (bench/bench_programs.py): a cubic fitted to 2,000
-    points for 2,000 iterations, the tutorials' polynomial fit."""
-    path = Path(__file__).resolve().parent.parent / "bench" / "bench_programs.py"
-    spec = importlib.util.spec_from_file_location("bench_programs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.LONG_LOOP
-
-
-def test_the_tutorials_polynomial_fit_runs_to_its_end(page, host):
-    # the costliest loop a tutorial runs: ~2.5 s of CPU in the browser's engine, well inside the
-    # page's 8 s limit on an idle machine (a run stopped by the limit shows the error banner)
-    open_app(page, host[1])
-    set_code(page, _benchmark_loop())
-    plot = page.get_by_test_id("loss-plot")
-    expect(plot).to_have_attribute("data-points", "2000", timeout=REPLY_MS)
-    expect(page.get_by_test_id("error")).to_be_hidden()
-    console = page.get_by_test_id("console")
-    # torch 2.13 prints 1999 12.28667... (the last digits follow the C library's sine)
-    expect(console).to_contain_text("1999 12.28667")
-    expect(console).to_contain_text("y = ")

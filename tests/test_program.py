@@ -1031,3 +1031,35 @@ def test_a_runs_print_options_are_its_own():
     assert repr(engine.tensor([1.25])) == "tensor([1.2500])"
     second = run("import torch\nprint(torch.tensor([1.25]))\n")
     assert second.output == "tensor([1.2500])\n"
+
+
+def test_what_torch_has_and_the_playground_lacks_is_named_so():
+    for src, words in (("import torch\ntorch.save({}, 'x.pt')\n", "torch.save is not available"),
+                       ("from torch import nn\nr = nn.LSTM(2, 2)\n", "torch.nn.LSTM is not available"),
+                       ("import torch.optim as optim\nf = optim.lr_scheduler.OneCycleLR\n",
+                        "OneCycleLR is not available")):
+        err = run(src).error
+        assert (err.kind, err.line) == ("not_allowed", 2) and words in err.message, err
+    err = run("import torch\nx = torch.zeroes(3)\n").error  # torch has no such name either
+    assert (err.kind, err.exc_type) == ("runtime", "AttributeError")
+    assert err.message == "module 'torch' has no attribute 'zeroes'"
+
+
+def test_the_table_of_torchs_names_is_torchs():
+    torch = pytest.importorskip("torch")
+    import json
+    import subprocess
+    import sys
+
+    from playground.program.policy import NAMESPACES
+    from playground.program.torch_api_names import TORCH_API_NAMES
+    assert set(TORCH_API_NAMES) == set(NAMESPACES)
+    # in a fresh process, as the table was recorded: importing torch's submodules adds names
+    code = ("import importlib, json, sys\npaths = json.loads(sys.argv[1])\n"
+            "print(json.dumps({p: sorted(n for n in dir(importlib.import_module(p)) "
+            "if not n.startswith('_')) for p in paths}))")
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(sorted(NAMESPACES))],
+                         capture_output=True, text=True, check=True, cwd="/")
+    for path, names in json.loads(out.stdout).items():
+        assert TORCH_API_NAMES[path] == set(names), (
+            f"{path}: re-run scripts/record_torch_api_names.py (torch {torch.__version__})")

@@ -46,6 +46,7 @@ from .policy import (
     TENSOR_PRIVATE_READABLE,
     UserFunctionBase,
 )
+from .torch_api_names import TORCH_API_NAMES
 
 nn = engine.nn
 Node = engine.autograd.graph.Node
@@ -240,7 +241,10 @@ class Expressions:
         if private or not policy.attr_allowed(obj, name):
             if isinstance(obj, types.ModuleType):
                 where = policy.namespace_path(obj)
-                if hasattr(obj, name) or name in ("nn", "optim") or name.startswith("_"):
+                # a name the engine or torch has (torch.save, nn.LSTM): not here, said so;
+                # a name neither has: Python's AttributeError, as torch would raise it
+                if (hasattr(obj, name) or name in ("nn", "optim") or name.startswith("_")
+                        or name in TORCH_API_NAMES.get(where, ())):
                     raise self.not_allowed(node, f"{where}.{name} is not available in the "
                                            "playground")
                 raise AttributeError(f"module '{where}' has no attribute '{name}'")
@@ -651,7 +655,9 @@ class Expressions:
         elif isinstance(obj, (dict, collections.deque)):
             pass  # a dict's keys are any value; a deque raises Python's error for a bad index
         elif isinstance(obj, nn.Module):
-            if not isinstance(index, (int, slice)) or not hasattr(type(obj), "__getitem__"):
+            if isinstance(obj, nn.ModuleDict) and isinstance(index, str):
+                pass  # a ModuleDict is indexed by name
+            elif not isinstance(index, (int, slice)) or not hasattr(type(obj), "__getitem__"):
                 raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed like this")
         elif isinstance(obj, engine.Size):
             pass

@@ -80,6 +80,7 @@ MODULE_METHODS = frozenset((
     "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
     "register_forward_hook", "register_forward_pre_hook",
+    "keys", "items", "values", "pop", "clear", "update",  # an nn.ModuleDict's
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults", "state",
                              "state_dict", "load_state_dict", "add_param_group"))

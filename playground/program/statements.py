@@ -629,7 +629,8 @@ class Statements:
             obj = self.eval(target.value)
             index = self.eval(target.slice)
             self.node = target
-            if not isinstance(obj, (list, dict, collections.deque)):
+            if not isinstance(obj, (list, dict, collections.deque)) and not (
+                    isinstance(obj, nn.ModuleDict) and isinstance(index, str)):
                 raise self.not_allowed(target, f"items of {_kind_name(obj)} cannot be deleted")
             del obj[index]
         else:  # attributes: `del x.grad` is torch's way of clearing a gradient
@@ -994,6 +995,8 @@ class Statements:
             obj[index] = value
             if type(index) is slice:
                 self.check_size(obj, len(obj))
+        elif isinstance(obj, nn.ModuleDict) and isinstance(index, str):
+            obj[index] = value  # the engine registers it (a Module, or torch's TypeError)
         else:
             raise self.not_allowed(node, f"only items of tensors, lists and dicts can be "
                                    f"assigned (not items of {_kind_name(obj)})")
