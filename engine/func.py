@@ -24,7 +24,7 @@ from . import creation
 from . import observer as _observer
 from .autograd import grad_mode
 from .autograd.api import grad as _autograd_grad
-from .autograd.graph import AccumulateGrad
+from .autograd.graph import AccumulateGrad, saved_hooks
 from .tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "vmap"]
@@ -257,7 +257,13 @@ def grad(func, argnums=0, has_aux=False):
     return Transformed(func, run)
 
 
+HOOKS_ERROR = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor hooks. "
+               "Please open an issue with your use case.")
+
+
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
+    if saved_hooks.stack:
+        raise RuntimeError(HOOKS_ERROR)
     if len(args) == 0:
         raise RuntimeError("grad_and_value(f)(*args): Expected at least one positional arg")
     nums = _wrap_argnums(argnums, len(args))
@@ -305,6 +311,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
 def vjp(func, *primals, has_aux=False):
     """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives the vector-Jacobian product
     with respect to each primal."""
+    if saved_hooks.stack:
+        raise RuntimeError(HOOKS_ERROR)
     outer_grad = grad_mode.is_grad_enabled()
     level = _Level()
     flat, spec = _flatten(primals)

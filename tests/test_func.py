@@ -124,3 +124,24 @@ def test_a_program_calls_torch_func():
     assert result.error is None
     assert result.output == ("tensor([ 3., 12.])\ntensor(12.)\ntensor([3., 3.])\n"
                              "(tensor([2., 4.]),)\n")
+
+
+def test_a_program_uses_saved_tensors_hooks():
+    src = (
+        "import torch\n"
+        "calls = []\n"
+        "def pack(t):\n"
+        "    calls.append('pack')\n"
+        "    return t\n"
+        "def unpack(t):\n"
+        "    calls.append('unpack')\n"
+        "    return t\n"
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "with torch.autograd.graph.saved_tensors_hooks(pack, unpack):\n"
+        "    y = (x * x).sum()\n"
+        "y.backward()\n"
+        "print(calls, x.grad)\n"
+    )
+    result = run(src)
+    assert result.error is None
+    assert result.output == "['pack', 'pack', 'unpack', 'unpack'] tensor([2., 4.])\n"

@@ -35,6 +35,7 @@ NAMESPACES = {
     "torch.autograd": engine.autograd,
     "torch.autograd.functional": engine.autograd.functional,
     "torch.func": engine.func,
+    "torch.autograd.graph": engine.autograd.graph,
     "torch.linalg": engine.linalg,
     "torch.autograd.function": custom_function,
     "torch.cuda": engine.cuda,
@@ -55,7 +56,7 @@ _TORCH_NAMES = (
     "set_printoptions", "func",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
-                   "function", "functional", "gradcheck", "gradgradcheck")
+                   "function", "functional", "gradcheck", "gradgradcheck", "graph")
 _AUTOGRAD_FUNCTION_NAMES = ("Function", "FunctionCtx", "once_differentiable")
 
 TENSOR_ATTRS = frozenset((
@@ -205,6 +206,8 @@ class Policy:
                   _own_functions(engine.autograd.functional))
         self._add("torch.linalg", engine.linalg, engine.linalg.__all__)
         self._add("torch.func", engine.func, engine.func.__all__)
+        self._add("torch.autograd.graph", engine.autograd.graph,
+                  ("saved_tensors_hooks", "save_on_cpu"))
         self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
         self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}

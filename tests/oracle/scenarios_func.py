@@ -149,4 +149,97 @@ def func_vmap(torch, rec):
     rec.raises("out_dims out of range", lambda: F.vmap(lambda r: r.sum(), out_dims=1)(b))
 
 
+def saved_tensors_hooks_calls(torch, rec):
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    log = []
+
+    def pack(t):
+        log.append(f"pack {list(t.shape)} grad_fn={t.grad_fn is not None}")
+        return t
+
+    def unpack(t):
+        log.append(f"unpack {list(t.shape)}")
+        return t
+
+    x = torch.tensor([0.5, 1.0, -1.5], requires_grad=True)
+    y = torch.tensor([2.0, -0.5, 1.0], requires_grad=True)
+    with hooks(pack, unpack):
+        z = x * y  # saves both inputs
+        log.append("mul")
+        w = z * 2  # a Python number: nothing saved as a tensor
+        log.append("mul by a number")
+        e = w.exp()  # saves its result
+        log.append("exp")
+        s = (e.sin() + x ** 2).sum()
+        log.append("sin, pow, sum")
+    with torch.no_grad(), hooks(pack, unpack):
+        x.sin()  # nothing recorded, nothing saved
+    log.append("backward")
+    s.backward()
+    rec.printed("calls", "\n".join(log))
+    rec.value("x.grad", x.grad)
+    rec.value("y.grad", y.grad)
+
+
+def saved_tensors_hooks_values(torch, rec):
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    # backward uses what unpack gives back: here ones instead of a
+    with hooks(lambda t: t * 0 + 1, lambda t: t):
+        a = torch.tensor([2.0, 3.0], requires_grad=True)
+        b = (a * a).sum()
+    b.backward()
+    rec.value("unpacked ones", a.grad)
+    # pack may return anything: a key into the program's own store of copies
+    store = {}
+
+    def pack(t):
+        store[len(store)] = t.clone()
+        return len(store) - 1
+
+    with hooks(pack, lambda k: store[k]):
+        a = torch.tensor([0.5, -2.0], requires_grad=True)
+        c = a.tanh() * a
+        rec.value("through a store, _saved_other", c.grad_fn._saved_other)
+    c.sum().backward()
+    rec.value("through a store", a.grad)
+    rec.value("packed", len(store))
+    # with hooks, an in-place change to a saved tensor is not checked
+    with hooks(lambda t: t, lambda t: t):
+        a = torch.tensor([2.0, 3.0], requires_grad=True)
+        c = a * 1
+        d = c.sin()
+        c.add_(1)
+    d.sum().backward()
+    rec.value("in place after saving", a.grad)
+    # the innermost block's hooks apply
+    log = []
+    with hooks(lambda t: log.append("outer") or t, lambda t: t):
+        with hooks(lambda t: log.append("inner") or t, lambda t: t):
+            torch.tensor([1.0], requires_grad=True).sin()
+        torch.tensor([1.0], requires_grad=True).cos()
+    rec.printed("nested", " ".join(log))
+    with hooks(lambda t: t, lambda t: 3):
+        q = torch.tensor([1.0], requires_grad=True).sin().sum()
+    rec.raises("unpack returns a number", lambda: q.backward())
+    with hooks(lambda t: t, lambda t: t):
+        q = torch.tensor([1.0], requires_grad=True).sin().sum()
+    q.backward()
+    rec.raises("second backward", lambda: q.backward())
+    with hooks(lambda t: t, lambda t: t):
+        rec.raises("torch.func under hooks", lambda: torch.func.grad(lambda v: v.sin().sum())(
+            torch.ones(2)))
+    x = torch.tensor([0.25, 0.75], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu():
+        s = (x.sin() * x).sum()
+    s.backward()
+    rec.value("save_on_cpu", x.grad)
+    x = torch.tensor([0.25, 0.75], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu(pin_memory=True):
+        h = x * 1
+        s = (h.sin() * h).sum()
+        h.mul_(2)  # the copy it saved keeps the values from before
+    s.backward()
+    rec.value("save_on_cpu pinned copy", x.grad)
+
+
 SCENARIOS = collect_scenarios(globals(), __name__)
