@@ -390,6 +390,9 @@ _MOVES = frozenset(f"{name}Backward{k}" for name in (
     "full_like", "empty", "empty_like", "arange", "linspace", "eye",
 ))
 _ROW_REDUCTIONS = frozenset(("SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1"))
+# the largest or smallest element: picked, not computed, so any order gives it (and max()/amax
+# share their gradient among ties evenly, with no index to pick)
+_PICKS = frozenset(("MaxBackward1", "MinBackward1", "AmaxBackward0", "AminBackward0"))
 _RANDOM = frozenset((
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
     "bernoulli", "multinomial", "normal_", "uniform_", "bernoulli_", "exponential_", "random_",
@@ -406,7 +409,8 @@ class _VmapWatch(_observer.Observer):
 
     def __init__(self, inner, rows: bool):
         self.inner = inner
-        self.allowed = _ELEMENTWISE | _MOVES | (_ROW_REDUCTIONS if rows else frozenset())
+        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS
+                        | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
 
     def tensor_created(self, tensor, node, op, inputs):

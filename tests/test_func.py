@@ -30,6 +30,7 @@ VMAP_CASES = [
     ("row sum", lambda t: lambda x: x.sum(), [(7, 1000)], 0),
     ("row sum of a matrix", lambda t: lambda x: x.sum(0), [(5, 100, 50)], 0),
     ("row mean", lambda t: lambda x: x.mean(), [(7, 333)], 0),
+    ("largest", lambda t: lambda x: x.max() - x.amin(0), [(9, 4, 6)], 2),
     ("shared weights", lambda t: lambda x, w: (x * w).relu() - w, [(5, 40), (40,)], (0, None)),
     ("per-sample gradients", lambda t: t.func.grad(lambda w, x: ((w * x).sum() - 1) ** 2),
      [(40,), (6, 40)], (None, 0)),
