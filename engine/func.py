@@ -363,13 +363,15 @@ def vjp(func, *primals, has_aux=False):
 # -- vmap -----------------------------------------------------------------------------------------
 
 # What a function under vmap may run: operations whose per-sample result is, bit for bit, what
-# torch's batched kernel gives each sample (checked against torch 2.13 in
-# tests/oracle/scenarios_func.py). Elementwise operations compute every element alone, and
-# shape operations only move values. Sums and means qualify only over samples that are whole
-# rows of memory (every batched input mapped along its dim 0): torch reduces a batch laid out
-# along another dim in another order. Matrix products do not: torch's batching rules hand a
-# batch to other kernels (a batch of vector-matrix products becomes one matrix product) whose
-# sums run in another order, and the last digits differ.
+# torch's batched kernel gives each sample (checked against torch 2.13 in tests/test_func.py).
+# Elementwise operations compute every element alone, and shape operations only move values.
+# Sums and means qualify only over samples that are whole rows of memory (every batched input
+# mapped along its dim 0): torch reduces a batch laid out along another dim in another order.
+# Matrix products are the exception, accepted with a documented difference: torch's batching
+# rules hand a batch to other kernels (a batch of vector-matrix products becomes one matrix
+# product) whose sums may run in another order, so the last bit can differ, as the engine's
+# matrix products already can from torch's (docs/semantics.md); refusing them would take away
+# vmap's main use, per-sample gradients of a model.
 _ELEMENTWISE = frozenset(
     f"{name}Backward{k}" for name in (
         "Add", "Sub", "Mul", "Div", "Neg", "Pow", "Exp", "Exp2", "Expm1", "Log", "Log2", "Log10",
@@ -384,11 +386,13 @@ _MOVES = frozenset(f"{name}Backward{k}" for name in (
     "View", "Reshape", "UnsafeView", "Unsqueeze", "Squeeze", "Expand", "Transpose", "T",
     "Permute", "Select", "Slice", "Clone", "Alias", "Flip", "Roll", "Repeat", "Cat", "Stack",
     "Narrow", "Movedim", "Unbind", "Split", "SplitWithSizes", "IndexSelect", "Gather", "Index",
-    "ToCopy",
+    "ToCopy", "ReshapeAlias",
 ) for k in range(5)) | frozenset((
     "detach", "tensor", "as_tensor", "zeros", "ones", "full", "zeros_like", "ones_like",
     "full_like", "empty", "empty_like", "arange", "linspace", "eye",
 ))
+_MATRIX = frozenset(("MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0",
+                     "AddmmBackward0", "AddmvBackward0", "BaddbmmBackward0", "AddbmmBackward0"))
 _ROW_REDUCTIONS = frozenset(("SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1"))
 # the largest or smallest element: picked, not computed, so any order gives it (and max()/amax
 # share their gradient among ties evenly, with no index to pick)
@@ -409,7 +413,7 @@ class _VmapWatch(_observer.Observer):
 
     def __init__(self, inner, rows: bool):
         self.inner = inner
-        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS
+        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
 

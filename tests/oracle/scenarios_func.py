@@ -138,6 +138,15 @@ def func_vmap(torch, rec):
     ys = torch.tensor([1.0, -1.0, 0.5, 2.0])
     per_sample = F.vmap(F.grad(lambda w, x, y: ((w * x).sum() - y) ** 2), in_dims=(None, 0, 0))
     rec.value("per-sample gradients", per_sample(w, xs, ys))
+    # a linear model's per-sample gradients (matrix products: torch's last bits may differ)
+    weight = _batch(torch, 3, 2) / 3
+    loss = F.grad(lambda m, x, y: ((x @ m).tanh() - y).pow(2).mean())
+    # (no input is 0: torch's batch gives +0.0 where a per-sample product gives -0.0, the
+    # documented difference)
+    rec.value("per-sample linear gradients", F.vmap(loss, in_dims=(None, 0, 0))(
+        weight, _batch(torch, 4, 3) + 0.125, _batch(torch, 4, 2)))
+    rec.value("batch of matrix-vector products", F.vmap(torch.mv, in_dims=(None, 0))(
+        _batch(torch, 3, 5), b))
     rec.raises("batch sizes differ", lambda: F.vmap(torch.add)(b, _batch(torch, 3, 5)))
     rec.raises("in_dim out of range", lambda: F.vmap(torch.sin, in_dims=2)(b))
     rec.raises("in_dims float", lambda: F.vmap(torch.sin, in_dims=0.5)(b))
