@@ -103,6 +103,16 @@ def func_vjp(torch, rec):
     out, back = F.vjp(lambda a: a ** 2, x)
     rec.value("vjp input requires grad out", out)
     _rec_tree(rec, "vjp input requires grad", back(torch.ones(3)))
+    # one primal requires grad, the other does not; then a closure that requires grad
+    out, back = F.vjp(lambda a, b: a * b, x, _v(torch) + 4)
+    rec.value("vjp mixed primals out", out)
+    rec.graph("vjp mixed primals graph", out)
+    _rec_tree(rec, "vjp mixed primals", back(torch.ones(3)))
+    _rec_tree(rec, "vjp mixed primals again", back(torch.tensor([1.0, -1.0, 0.5])))
+    w = torch.tensor([1.0, 1.0, 2.0], requires_grad=True)
+    out, back = F.vjp(lambda b: (w * b) ** 2, _v(torch))
+    rec.graph("vjp closure graph", out)
+    _rec_tree(rec, "vjp closure", back(torch.ones(3)))
     rec.raises("vjp cotangent structure", lambda: F.vjp(lambda a: a * 2, _v(torch))[1](
         (torch.ones(3),)))
     rec.raises("vjp cotangent dict", lambda: F.vjp(lambda a: {"k": a * 2}, _v(torch))[1](
