@@ -16,7 +16,8 @@ are torch's:
 
 vmap runs the function once per sample and stacks the results. That is torch's answer only
 where torch's batched kernel computes each sample as the per-sample call does; vmap watches
-the operations the function runs and refuses the others (docs/semantics.md lists them).
+the operations the function runs and refuses the others, except matrix products, whose last
+bits may then differ (docs/semantics.md lists both).
 """
 
 from __future__ import annotations
