@@ -16,7 +16,7 @@ from .. import errors
 from .. import observer as _observer
 from ..autograd import grad_mode
 from ..autograd.function import Function, apply, edge_to
-from ..autograd.graph import SavedTensor, init_node
+from ..autograd.graph import SavedTensor, init_node, saved_hooks
 from ..dtypes import promote_types
 from ..tensor import Tensor, warn
 from . import arithmetic, unary
@@ -72,6 +72,11 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
             raise RuntimeError(errors.INTERNAL_OVERLAP)
         warn(errors.INDEX_PUT_EXPANDED, UserWarning)
     before = _alias(self)
+    if record and saved_hooks.stack:
+        # under saved_tensors_hooks the pack hook gets what the op saves now, and nothing
+        # replaces it later: torch packs a copy of the original self, which the write leaves
+        before._data = B.copy(self._data)
+        before._vc = [0]
     obs_state = _observer.state
     obs = obs_state.observer
     obs_state.observer = None  # the out-of-place result below is internal, not a new tensor

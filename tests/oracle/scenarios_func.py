@@ -257,6 +257,16 @@ def saved_tensors_hooks_values(torch, rec):
         c.add_(1)
     d.sum().backward()
     rec.value("in place after saving", a.grad)
+    # an in-place op that saves its own input: torch packs a copy of the values before the write
+    packed = []
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = torch.tensor([4.0, 5.0, 6.0], requires_grad=True)
+    with hooks(lambda t: packed.append(t.tolist()) or t, lambda t: t):
+        y = x * 1
+        y.mul_(w)
+    y.sum().backward()
+    rec.value("in-place op's own input, w.grad", w.grad)
+    rec.printed("in-place op's own input, packed", packed)
     # the innermost block's hooks apply
     log = []
     with hooks(lambda t: log.append("outer") or t, lambda t: t):
