@@ -175,20 +175,21 @@ def _fma_float64(a, b, c):
 # Those few elements are settled with the sum's exact error. Each test is one numpy pass over
 # the sums and a minimum that answers for the whole array, so the common case makes no mask.
 # (Written for speed: every optimizer step of every parameter comes here.)
-_MIDPOINT_SHIFTED = np.int64(-2 ** 63)  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
+_MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
 _SHIFT = np.int64(35)
 _FMA_CHUNK = 32768  # elements per pass over a big array (its float64 buffer is 256 KiB)
-_scratch = _threading.local()  # per thread: the two buffers of _fma32_chunked
+_scratch = _threading.local()  # per thread: the buffers of _fma32_chunked
 
 
-def _in_doubt(s, work) -> bool:
-    """Whether some float64 sum in s (1-d; overwritten) needs settling; work: int64 like s."""
-    np.left_shift(s.view(np.int64), _SHIFT, out=work)
-    if work.min() == _MIDPOINT_SHIFTED:
+def _in_doubt(s, work=None, exponent=None) -> bool:
+    """Whether some float64 sum in s (overwritten) needs settling. work and exponent: int64 and
+    int32 buffers like s, or None to allocate (cheaper for a small array). (argmin and item:
+    numpy's min goes through its generic reduction, several times slower on small arrays.)"""
+    shifted = np.left_shift(s.view(np.int64), _SHIFT, work)
+    if shifted.item(shifted.argmin()) == _MIDPOINT_SHIFTED:
         return True
-    exponent = work.view(np.int32)[:len(s)]
-    np.frexp(s, out=(s, exponent))  # 0 < |s| < 2**-126 has an exponent of -126 or less
-    return exponent.min() < -125
+    exponent = np.frexp(s, s, exponent)[1]  # 0 < |s| < 2**-126: an exponent of -126 or less
+    return exponent.item(exponent.argmin()) < -125
 
 
 def _settle32(a, b, c, out) -> None:
@@ -214,12 +215,11 @@ def _fma32(a, b, c):
     # one pass over the whole array: 0-dim and size-1 operands broadcast inside numpy
     s = np.multiply(a, b, dtype=np.float64)
     if type(s) is ndarray and (c.shape == s.shape or c.size == 1 and c.ndim <= s.ndim):
-        np.add(s, c, out=s)
+        np.add(s, c, s)
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)
-    flat = s.reshape(-1)
-    if _in_doubt(flat, np.empty(len(flat), np.int64)):
+    if _in_doubt(s):
         shape = s.shape
         _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)),
                   out.reshape(-1))
@@ -235,16 +235,17 @@ def _fma32_chunked(a, b, c, shape):
     out = np.empty(n, np.float32)
     buffers = getattr(_scratch, "fma", None)
     if buffers is None:
-        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK, np.int64))
-    s, work = buffers
+        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK, np.int64),
+                                  np.empty(_FMA_CHUNK, np.int32))
+    s, work, exponent = buffers
     for i in range(0, n, _FMA_CHUNK):
         j = min(i + _FMA_CHUNK, n)
         part = [v if v.ndim == 0 else v[i:j] for v in flat]
         si = s[:j - i]
-        np.multiply(part[0], part[1], out=si, dtype=np.float64)
-        np.add(si, part[2], out=si)
+        np.multiply(part[0], part[1], si, dtype=np.float64)
+        np.add(si, part[2], si)
         out[i:j] = si
-        if _in_doubt(si, work[:j - i]):
+        if _in_doubt(si, work[:j - i], exponent[:j - i]):
             _settle32(*part, out[i:j])
     return out.reshape(shape)
 
