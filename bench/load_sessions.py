@@ -11,7 +11,8 @@ carrying a session token, `PULL-DOC-REQ` for the document, and then the UI's req
 (docs/host-protocol.md) sent as the UI sends them, as a `data_event` of the playground's model
 in a `PATCH-DOC`; the server's reply comes back as an `esm_event` in a `PATCH-DOC`. So the
 figures include the websocket, Bokeh's and Panel's handling of both messages, the component's
-hand-off to the worker pool and the pool's round trip: everything but the page's drawing.
+hand-off to the worker pool and the pool's round trip: everything but the page's drawing. Its
+sockets send at once (TCP_NODELAY), as browsers' do.
 
 Each session asks for `hello` and runs a program, then, for the given seconds, waits (a person
 reading, --think seconds on average) and sends an edit or a changed program. It reports the
@@ -142,6 +143,24 @@ def pss_mb(root: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(root: int) -> dict:
+    """CPU time (user + system) so far of the tree's server processes and of its pool workers,
+    and of this load generator itself, in seconds: where the machine's cores went."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {"server": 0.0, "workers": 0.0}
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                worker = b"pool_worker" in f.read()
+        except OSError:
+            continue
+        found["workers" if worker else "server"] += (int(fields[11]) + int(fields[12])) / tick
+    found["client"] = time.process_time()
+    return found
+
+
 def load_average() -> str:
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -207,6 +226,9 @@ class Session:
         self.ws = await websocket_connect(
             request, subprotocols=["bokeh", generate_jwt_token(session_id)],
             max_message_size=64 * 1024 * 1024)
+        # as a browser's socket: sent at once, not held back for Nagle's algorithm (whose wait
+        # for the server's delayed acknowledgement would add tens of ms to every request)
+        self.ws.protocol.set_nodelay(True)
         self.receiver = Receiver(Protocol())
         ack = await self._read()
         if ack is None or ack.msgtype != "ACK":
@@ -362,6 +384,7 @@ async def measure(port: int, root: int, n: int, args) -> dict:
     await _warm_up(port, args.num_procs)
     before = await _settle(root, 30)
     load_before = load_average()
+    cpu_start = cpu_seconds(root)
     t0 = time.perf_counter()
     sessions, failed = await _open(port, n)
     connect_s = time.perf_counter() - t0
@@ -386,6 +409,8 @@ async def measure(port: int, root: int, n: int, args) -> dict:
     results = await asyncio.gather(*jobs)
     kills = results[-1] if hog is not None else 0
     load_during = load_average()
+    cpu_end = cpu_seconds(root)
+    cpu = {k: round(cpu_end[k] - cpu_start[k], 1) for k in cpu_end}
     latencies = [x for s in sessions for x in s.latencies]
     errors = sum(s.errors for s in sessions)
     lost = sum(s.lost for s in sessions)
@@ -410,6 +435,9 @@ async def measure(port: int, root: int, n: int, args) -> dict:
         "mb_before": round(before), "mb_peak": round(peak), "mb_after": round(after),
         "after_s": round(time.perf_counter() - t_closed), "load_before": load_before,
         "load_during": load_during,
+        # CPU seconds from the first connection to the end of the work (a worker replaced
+        # meanwhile takes its own with it): the server processes, the workers, this client
+        "cpu": f"{cpu['server']}/{cpu['workers']}/{cpu['client']}",
     }
 
 
@@ -419,7 +447,7 @@ COLUMNS = [("N", "sessions", 4), ("procs", "num_procs", 5), ("runaway", "runaway
            ("errors", "errors", 6), ("lost", "lost", 4), ("kills", "kills", 5),
            ("MB before", "mb_before", 9), ("MB peak", "mb_peak", 7), ("MB after", "mb_after", 8),
            ("after s", "after_s", 7), ("load before", "load_before", 15),
-           ("load during", "load_during", 15)]
+           ("load during", "load_during", 15), ("cpu s srv/wrk/cli", "cpu", 17)]
 
 
 def main() -> None:

@@ -132,7 +132,17 @@ def _is_local(url: str) -> bool:
     return parsed.hostname in LOCAL_HOSTS
 
 
-def guard_context(context, guard: Guard):
+# Chromium resolves no host name but these: with it, nothing can leave the machine even where
+# requests are only watched (guard_context(..., keep_cache=True)), not intercepted.
+NO_OUTSIDE_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"
+
+
+def guard_context(context, guard: Guard, keep_cache: bool = False):
+    """Fail on external requests, console errors and page errors. Every request is intercepted
+    and an external one refused; but Playwright turns the browser's HTTP cache off while it
+    intercepts, so a test of what a reader's second visit costs passes `keep_cache`: requests
+    are then watched (workers' too) and an external one recorded, and the browser must have
+    been launched with NO_OUTSIDE_HOSTS, which refuses it."""
     def route(route):
         url = route.request.url
         if _is_local(url):
@@ -141,7 +151,14 @@ def guard_context(context, guard: Guard):
             guard.external.append(url)
             route.abort()
 
-    context.route("**/*", route)
+    def watch(request):
+        if not _is_local(request.url):
+            guard.external.append(request.url)
+
+    if keep_cache:
+        context.on("request", watch)
+    else:
+        context.route("**/*", route)
 
     def on_page(page):
         page.on("console", lambda m: guard.errors.append(m.text) if m.type == "error" else None)

@@ -1,6 +1,7 @@
 """Between the hosts: a link opens in the other one; the in-browser host's load and edit times."""
 
 import json
+import os
 import statistics
 
 from playwright.sync_api import expect
@@ -90,25 +91,35 @@ _CLICK_UNTIL_DRAWN = """async (testid) => {
 }"""
 
 
+# The UI's own time for the last reply it drew (ui.js measures it as "gradplay:draw").
+_LAST_DRAW_MS = "() => performance.getEntriesByName('gradplay:draw').at(-1)?.duration ?? null"
+
+
 def test_edit_latency_on_each_host(page, host):
     """Click -> the edited program's graph drawn, on the seed and on a 100-node program:
-    recorded (the issue's targets: 150 ms on the server, 100 ms per edit in the worker)."""
+    recorded with the machine's load and the UI's own share (the issue's target: 150 ms on
+    each host for the 100-node program)."""
     kind, url = host
-    figures = {}
+    figures = {"load_before": [round(x, 2) for x in os.getloadavg()]}
     for label, program in (("seed", None), ("100-node", big_program(34))):
         page.goto("about:blank")  # a new hash alone would not reload the page
         open_app(page, url, None if program is None else "p=" + encode(program))
         assert page.locator("[data-testid=node]").count() >= (100 if program else 3)
-        times = []
-        for i in range(6):
+        times, draws = [], []
+        for i in range(8):
             node(page, "x").focus()
             page.keyboard.press("Enter")
             page.get_by_test_id("set-value-input").fill(f"[{i + 1}.5]" if program is None
                                                        else f"[0.{i + 1}, -0.25]")
             times.append(page.evaluate(_CLICK_UNTIL_DRAWN, "set-value"))
+            draws.append(page.evaluate(_LAST_DRAW_MS))
             wait_idle(page)
             assert f"{i + 1}.5" in field(page, "x", "value") or f"0.{i + 1}" in field(
                 page, "x", "value")
         figures[label] = {"median_ms": round(statistics.median(times), 1),
-                          "max_ms": round(max(times), 1)}
+                          "min_ms": round(min(times), 1),
+                          "max_ms": round(max(times), 1),
+                          # of which the UI drawing the reply (the rest: the host and the way there and back)
+                          "ui_draw_median_ms": round(statistics.median(draws), 1)}
+    figures["load_after"] = [round(x, 2) for x in os.getloadavg()]
     _record(f"{kind}-edit-latency", figures)

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from playground.share import encode
 
 from .conftest import ARTIFACTS
+from .test_readable import check_callout_and_minimap, named_controls
 from .ui import REPLY_MS, code_text, node, open_app, results, type_code, wait_result
 
 SIZES = {"desktop": (1400, 900), "laptop": (1024, 700), "phone": (390, 844)}
@@ -88,6 +89,8 @@ def test_marks_show_where_hooks_retain_grad_no_grad_detach_and_nan_happen(guarde
             expect(node(page, "x").locator("[data-testid=mark]")).to_have_attribute("data-mark", "hook-waiting")
             shot(page, "marks-hook-waiting")
             page.get_by_test_id("to-end").click()
+        # the accumulation callout (x.grad's) covers no card and no card's mark tags
+        check_callout_and_minimap(page, "x", named_controls(page))
         shot(page, f"marks-{size}")
 
 
@@ -167,9 +170,9 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
     expect(iteration).to_have_value("5")
     page.wait_for_function("(el) => el.dataset.renderer", arg=chart.element_handle(), timeout=REPLY_MS)
     if chart.get_attribute("data-renderer") == "svg":
-        chart.locator("[data-testid=plot-point][data-x='1']").click()
+        chart.locator("[data-testid=plot-point][data-x='2']").click()  # iteration 2 (value 1)
     else:
-        # Bokeh draws on a canvas: click where x = 1 of 0..5 is, inside the plot's frame
+        # Bokeh draws on a canvas: click where x = 2 (iteration 2) of 1..6 is, inside the plot's frame
         box = chart.bounding_box()
         page.wait_for_timeout(300)
         frame = page.evaluate("""(el) => {
@@ -178,7 +181,7 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
             const all = views.flatMap((x) => [x, ...(x.child_views || x.views?.all_views?.() || [])]);
             const v = all.find((x) => x && x.frame && el.contains(x.el));
             const r = v.el.getBoundingClientRect();
-            return {left: r.left + v.frame.x_scale.compute(1), top: r.top + v.frame.bbox.vcenter};
+            return {left: r.left + v.frame.x_scale.compute(2), top: r.top + v.frame.bbox.vcenter};
         }""", chart.element_handle())
         page.mouse.click(frame["left"], frame["top"])
         assert box
@@ -187,6 +190,41 @@ def test_a_click_on_the_loss_plot_picks_that_iteration(page, host, shot):
     expect(page.get_by_test_id("loss-plot")).to_have_attribute("data-past", "2")
     assert int(scrub.input_value()) < int(scrub.get_attribute("max"))
     shot(page, "loss-pick")
+
+
+# The loss plot's y-axis labels: where each is drawn (px from the plot's top) and its font size.
+Y_LABELS_JS = """(el) => {
+  if (el.dataset.renderer === "svg") {
+    return [...el.querySelectorAll(".gp-spark-tick")].map((t) => ({
+      at: t.getBoundingClientRect().top, size: t.getBoundingClientRect().height }));
+  }
+  const index = window.Bokeh.index;
+  const views = typeof index.values === "function" ? [...index.values()] : Object.values(index);
+  const all = views.flatMap((x) => [x, ...(x.child_views || x.views?.all_views?.() || [])]);
+  const v = all.find((x) => x && x.frame && el.contains(x.el));
+  const axis = [...v.renderer_views.values()].find((r) => r.model.ticker && r.dimension === 1);
+  const size = parseFloat(axis.model.major_label_text_font_size);
+  return axis.tick_coords.major[1].map((y) => ({ at: v.frame.y_scale.compute(y), size }));
+}"""
+
+
+@pytest.mark.parametrize("size", ["laptop", "desktop"])
+def test_the_loss_plot_fits_its_pane_with_room_between_its_labels(page, host, shot, size):
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    open_app(page, host[1], "p=" + encode(TRAIN))
+    chart = page.get_by_test_id("loss-chart")
+    expect(chart).to_be_visible()
+    page.wait_for_function("(el) => el.dataset.renderer", arg=chart.element_handle(), timeout=REPLY_MS)
+    page.wait_for_timeout(500)  # Bokeh draws in a frame of its own
+    labels = sorted(chart.evaluate(Y_LABELS_JS), key=lambda t: t["at"])
+    assert len(labels) >= 2, labels
+    gaps = [b["at"] - a["at"] for a, b in zip(labels, labels[1:], strict=False)]
+    assert min(gaps) >= 1.5 * labels[0]["size"], ("y labels crowded", labels)
+    # the whole pane is on screen: the x axis's words are not cut off by the page's bottom
+    box = page.get_by_test_id("loss-plot").bounding_box()
+    assert box["y"] + box["height"] <= h + 0.5, (box, h)
+    shot(page, f"loss-plot-{size}")
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
@@ -329,6 +367,11 @@ def test_both_themes_meet_wcag_aa_contrast_editor_included(guarded, host, shot, 
     expect(page.get_by_test_id("drawer")).to_be_visible()
     check("drawer at 1024")
     shot(page, f"contrast-{scheme}")
+    page.get_by_test_id("drawer-close").click()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)  # the graph refits to the phone's canvas
+    check("phone")
+    shot(page, f"contrast-{scheme}-phone")
     (ARTIFACTS / f"{host[0]}-contrast-{scheme}.json").write_text(json.dumps(measured, indent=1))
 
 
@@ -402,24 +445,99 @@ loss.backward()
 """
 
 
+# Every card's place in graph units (its transform) and size, keyed by id.
+PLACES_JS = """(graph) => Object.fromEntries([...graph.querySelectorAll("[data-testid=node]")].map((n) => {
+  const [x, y] = n.getAttribute("transform").match(/-?[\\d.]+/g).map(Number);
+  const card = n.querySelector(".gp-card");
+  return [n.dataset.id, { x, y, w: Number(card.getAttribute("width")), h: Number(card.getAttribute("height")) }];
+}))"""
+
+# The transforms one card goes through in the next animation frames.
+MOVES_JS = """([graph, id, frames]) => new Promise((done) => {
+  const seen = [];
+  const tick = () => {
+    const n = graph.querySelector(`[data-testid=node][data-id="${id}"]`);
+    seen.push(n ? n.getAttribute("transform") : null);
+    if (seen.length < frames) requestAnimationFrame(tick); else done(seen);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+# The title of a card as drawn at the level of detail shown, and how wide it is drawn.
+TITLE_JS = """(n) => {
+  const t = [...n.querySelectorAll(".gp-title, .gp-ctitle")].find((e) => getComputedStyle(e).display !== "none");
+  return { text: t.textContent, width: t.getComputedTextLength(), card: Number(n.querySelector(".gp-card").getAttribute("width")) };
+}"""
+
+
+def places(page: Page) -> dict:
+    graph = page.get_by_test_id("graph")
+    # (the server's page draws the UI in a shadow root: the element itself is asked, not the document)
+    page.wait_for_function("(g) => !g.dataset.moving", arg=graph.element_handle(), timeout=REPLY_MS)
+    return graph.evaluate(PLACES_JS)
+
+
+def assert_same_arrangement(before: dict, after: dict, ids: list[str]) -> None:
+    """No two of `ids` change their order left to right or top to bottom."""
+    for a in ids:
+        for b in ids:
+            if before[a]["x"] < before[b]["x"] - 0.5:
+                assert after[a]["x"] < after[b]["x"], (a, b, "left to right")
+            if before[a]["y"] < before[b]["y"] - 0.5:
+                assert after[a]["y"] < after[b]["y"], (a, b, "top to bottom")
+
+
+def assert_no_overlap(found: dict) -> None:
+    items = list(found.items())
+    for i, (a, p) in enumerate(items):
+        for b, q in items[i + 1:]:
+            apart = (p["x"] + p["w"] <= q["x"] or q["x"] + q["w"] <= p["x"]
+                     or p["y"] + p["h"] <= q["y"] or q["y"] + q["h"] <= p["y"])
+            assert apart, ("cards overlap", a, b, p, q)
+
+
 def test_function_calls_are_boxes_that_open_and_close_nested_too(page, host, shot):
     open_app(page, host[1], "p=" + encode(CALLS))
     boxes = page.locator("[data-testid=node][data-id^='g:']")
     expect(boxes).to_have_count(2)
     assert sorted(boxes.evaluate_all("(bs) => bs.map((b) => b.dataset.name)")) == ["Net", "energy"]
     expect(node(page, "net.l1.weight")).to_have_count(1)  # made in Net.__init__, used outside it
+    # a closed box's title is whole, and fits its box
+    title = page.locator("[data-testid=node][data-name=energy]").evaluate(TITLE_JS)
+    assert title["text"] == "energy(x, b, 0.5)", title
+    assert title["width"] <= title["card"] - 20, title
     shot(page, "function-call-closed")
+    closed = places(page)
+    # opening a call moves the rest of the graph aside, smoothly, and keeps its arrangement
+    graph = page.get_by_test_id("graph").element_handle()
+    loss_id = page.locator("[data-testid=node][data-name=loss]").get_attribute("data-id")
     page.locator("[data-testid=node][data-name=energy]").click()
+    moves = page.evaluate(MOVES_JS, [graph, loss_id, 8])  # loss, under the call
     frame = page.locator("[data-testid=call-frame]")
     expect(frame).to_have_count(1)
+    opened = places(page)
+    outside = [i for i in closed if i in opened]
+    assert len(outside) >= 6, outside
+    assert_same_arrangement(closed, opened, outside)
+    assert_no_overlap(opened)
+    assert len(set(moves)) >= 3, ("the rest of the graph moved over several frames", moves)
+    shot(page, "function-call-opening")
     # poly, called inside energy, is a box of its own inside energy's outline
     expect(page.locator("[data-testid=node][data-name=poly]")).to_have_count(1)
     page.locator("[data-testid=node][data-name=poly]").click()
     expect(frame).to_have_count(2)
     expect(page.locator("[data-testid=node][data-name=poly]")).to_have_count(0)
+    both = places(page)
+    assert_same_arrangement(opened, both, [i for i in opened if i in both])
+    assert_no_overlap(both)
     page.get_by_test_id("to-start").click()  # no accumulation callout over the titles
     page.mouse.move(1, 1)
     shot(page, "function-call-open")
     page.locator("[data-testid=close-call][data-id=c2]").click()  # energy's title closes it
     expect(frame).to_have_count(0)
     expect(boxes).to_have_count(2)
+    # closed again, every card is back where it was
+    back = places(page)
+    assert set(back) == set(closed)
+    for i, p in closed.items():
+        assert abs(back[i]["x"] - p["x"]) < 0.5 and abs(back[i]["y"] - p["y"]) < 0.5, (i, p, back[i])

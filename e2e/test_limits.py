@@ -16,8 +16,8 @@ from .ui import error_text, node, open_app, results, set_code, type_code, wait_r
 RUNAWAY = ("import torch\na = torch.ones(170, 170)\n"
            "b = [(a @ a).sum() for i in range(10000) for j in range(5)]\n")
 GOOD = "import torch\nx = torch.tensor([2.0], requires_grad=True)\ny = x * 3\ny.backward()\n"
-# The host's 5 s time limit, the deadline's margin (3 s on the server, 5 s in the browser), and
-# in the browser a new Pyodide's start before the next reply.
+# The host's time limit (5 s on the server, 8 s in the browser), the deadline's margin (3 s on
+# the server, 5 s in the browser), and in the browser a new Pyodide's start before the next reply.
 STOPPED_MS = 30_000
 RESTARTED_MS = 90_000
 

@@ -36,3 +36,4 @@ def test_a_2000_iteration_loop_runs_and_plots_every_loss(page, host, shot):
     for line in ("499 0.5424", "999 0.0733", "1499 0.0099", "1999 0.0013"):
         expect(console).to_contain_text(line)
     shot(page, "long-loop")
+

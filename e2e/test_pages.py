@@ -24,7 +24,15 @@ from playwright.sync_api import expect
 
 from playground.share import encode
 
-from .conftest import ARTIFACTS, ROOT, Guard, _free_port, _wait_http, guard_context
+from .conftest import (
+    ARTIFACTS,
+    NO_OUTSIDE_HOSTS,
+    ROOT,
+    Guard,
+    _free_port,
+    _wait_http,
+    guard_context,
+)
 from .ui import field, node, open_app, play_to_end
 
 BASE = "/gradplay/"
@@ -80,17 +88,28 @@ def _visit(context, url: str) -> dict:
 def test_pages_site_opens_a_share_link_cold_then_warm(pages_site, browser_type,
                                                       browser_type_launch_args, tmp_path):
     guard = Guard()
+    # the HTTP cache stays on (a reader's second visit reads the site from it): requests are
+    # watched, not intercepted, and the browser resolves no outside host
+    launch = {**browser_type_launch_args,
+              "args": [*browser_type_launch_args.get("args", []), NO_OUTSIDE_HOSTS]}
     context = browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), **browser_type_launch_args,
-        viewport={"width": 1400, "height": 900})
+        str(tmp_path / "profile"), **launch, viewport={"width": 1400, "height": 900})
     try:
-        guard_context(context, guard)
+        guard_context(context, guard, keep_cache=True)
         cold = _visit(context, pages_site)
         warm = _visit(context, pages_site)  # same profile: a reader's second visit
         # the sub-path without its final slash opens the same playground
         page = context.new_page()
         page.goto(pages_site.rstrip("/") + "#p=" + encode(PROGRAM))
         expect(node(page, "loss")).to_be_visible(timeout=90_000)
+        # the guard sees a request to an outside host, from a worker too, and it never arrives
+        reached = page.evaluate("""() => new Promise((resolve) => {
+            const code = "fetch('http://outside.example/x').then(() => postMessage(true), () => postMessage(false))";
+            const w = new Worker(URL.createObjectURL(new Blob([code], {type: "text/javascript"})));
+            w.onmessage = (e) => resolve(e.data);
+        })""")
+        assert reached is False and guard.external == ["http://outside.example/x"], guard.external
+        guard.external.clear()
         page.close()
     finally:
         context.close()

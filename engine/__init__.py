@@ -29,6 +29,7 @@ from .creation import (  # noqa: F401
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     tensor,
@@ -42,7 +43,7 @@ from .dtypes import result_type as _result_type
 from .legacy import DoubleTensor, FloatTensor, LongTensor  # noqa: F401
 from .ops import FUNCTIONS as _FUNCTIONS
 from .ops import PALETTE as OP_PALETTE  # noqa: F401
-from .printing import Size
+from .printing import Size, set_printoptions  # noqa: F401
 from .rng import Generator  # noqa: F401
 from .rng import ops as _rng_ops
 from .state import EngineState, fresh_state, use_state  # noqa: F401

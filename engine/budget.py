@@ -9,7 +9,9 @@ enforce(budget):`, per thread, like grad mode). The engine then asks it, before 
 - before a matrix product multiplies (mm, mv, dot, bmm, addmm; matmul and linear are made of
   them): `work(n)`, its multiply-adds;
 - before a function that walks a tensor's rows one by one in Python (unbind, and so iterating a
-  tensor, `torch.Size(t)`, `stack(t)`, `cat(t)`): `rows(n)`.
+  tensor, `torch.Size(t)`, `stack(t)`, `cat(t)`): `rows(n)`;
+- before a tensor is printed in full (no `...`: `set_printoptions(threshold=...)` can ask for
+  that): `printing(n)`, the elements formatted.
 One statement of a program can make any number of ops, so a deadline checked only between
 statements is not a deadline; these checks are where the time and memory are actually spent.
 
@@ -23,7 +25,8 @@ import threading
 import time
 from contextlib import contextmanager
 
-__all__ = ["Budget", "LimitExceeded", "enforce", "current", "tick", "elements", "work", "rows"]
+__all__ = ["Budget", "LimitExceeded", "enforce", "current", "tick", "elements", "work", "rows",
+           "printing"]
 
 
 class LimitExceeded(Exception):
@@ -57,6 +60,9 @@ class Budget:
         self.max_tensor_elements = max_tensor_elements
         self.max_matmul_work = max_matmul_work
         self.max_rows = max_rows
+        # elements one print may format in full (None: any); a host sets it from what its
+        # output may hold, so a million-element print is refused before it is formatted
+        self.max_printed = None
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
@@ -84,6 +90,13 @@ class Budget:
         if n > self.max_rows:
             raise too_many("max_sequence_items", f"{what} would make one tensor per row, too "
                            "many", n, self.max_rows)
+        self.tick()
+
+
+    def printing(self, n: int) -> None:
+        if self.max_printed is not None and n > self.max_printed:
+            raise too_many("max_output_chars", "printing this tensor in full would format too "
+                           "many elements", n, self.max_printed)
         self.tick()
 
 
@@ -133,3 +146,9 @@ def rows(n: int, what: str) -> None:
     b = state.budget
     if b is not None:
         b.rows(n, what)
+
+
+def printing(n: int) -> None:
+    b = state.budget
+    if b is not None:
+        b.printing(n)

@@ -24,3 +24,11 @@ def manual_seed_all(seed) -> None:
 
 def current_device() -> int:
     raise AssertionError(NO_CUDA)
+
+
+def empty_cache() -> None:
+    """Frees nothing: there is no GPU memory (torch does nothing either then)."""
+
+
+def synchronize(device=None) -> None:
+    raise AssertionError(NO_CUDA)

@@ -164,10 +164,31 @@ _NO_GRAD_VIEW = (
 )
 
 
+_CUSTOM_FUNCTION_VIEW = (
+    " This view was created inside a custom Function (or because an input was returned as-is) "
+    "and the autograd logic to handle view+inplace would override the custom backward "
+    "associated with the custom Function, leading to incorrect gradients. This behavior is "
+    "forbidden. You can fix this by cloning the output of the custom Function."
+)
+_VIEW_SUFFIX = {"multi": _MULTI_OUTPUT_VIEW, "no_grad": _NO_GRAD_VIEW,
+                "custom": _CUSTOM_FUNCTION_VIEW}
+# ctx.mark_dirty on a view in a Function with several outputs (torch's custom_function.cpp)
+DIRTY_VIEW_MANY_OUTPUTS = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one "
+    "doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do "
+    "this change."
+)
+
+
 def view_inplace(t, fn, indirect: bool) -> str:
-    """torch's handle_view_on_rebase: view t (made by a function returning several views, or
-    with grad mode off) is being changed in place (indirect: its base or another view of it
-    was). fn: the grad_fn t has, or would have had had it been recorded, or None."""
+    """torch's handle_view_on_rebase: view t (made by a function returning several views,
+    with grad mode off, or returned by a custom Function) is being changed in place (indirect:
+    its base or another view of it was). fn: the grad_fn t has, or would have had had it been
+    recorded, or None."""
     modified = "its base or another view of its base has been" if indirect else "is being"
     creation = t._creation
     name = None if fn is None else _BACKWARD_SUFFIX.sub("", fn.name())
@@ -177,7 +198,7 @@ def view_inplace(t, fn, indirect: bool) -> str:
         msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
         msg = f"Output {t._output_nr} of {name} is a view and {modified} modified inplace."
-    return msg + (_MULTI_OUTPUT_VIEW if creation == "multi" else _NO_GRAD_VIEW)
+    return msg + _VIEW_SUFFIX[creation]
 
 
 def index_put_dtypes(dst, src) -> str:

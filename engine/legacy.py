@@ -5,6 +5,8 @@ leaves that memory uninitialised, so its values are whatever was there)."""
 
 from __future__ import annotations
 
+import collections
+
 from . import creation
 from .device import check_device
 from .dtypes import float32, float64, int64
@@ -31,7 +33,7 @@ def legacy_new(dtype, args: tuple, kwargs: dict) -> Tensor:
                             "requires_grad=false (default), pinned_memory=false (default), "
                             "memory_format=(nullopt)))")
         return src.detach()
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+    if len(args) == 1 and isinstance(args[0], (list, tuple, range, collections.deque)):
         return creation.tensor(_as_numbers(args[0]), dtype=dtype)
     sizes = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
     for pos, s in enumerate(sizes):
@@ -49,7 +51,7 @@ def legacy_new(dtype, args: tuple, kwargs: dict) -> Tensor:
 
 def _as_numbers(data):
     """bools count as numbers here (torch.Tensor([True]) is tensor([1.]))."""
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range, collections.deque)):
         return [_as_numbers(d) for d in data]
     if isinstance(data, bool):
         return int(data)

@@ -35,14 +35,37 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Size", "format_tensor", "format_parameter", "PRINT_OPTIONS"]
+from . import state as _state
+from .state import PRINT_DEFAULTS
 
-PRINT_OPTIONS = {
-    "precision": 4,
-    "threshold": 1000,
-    "edgeitems": 3,
-    "linewidth": 80,
-}
+__all__ = ["Size", "format_tensor", "format_parameter", "PRINT_OPTIONS", "print_options",
+           "set_printoptions"]
+
+# what a fresh torch process prints with; torch.set_printoptions changes the options of the
+# engine's current state (state.py), so each run prints with its own
+PRINT_OPTIONS = PRINT_DEFAULTS
+
+
+def print_options() -> dict:
+    return _state.current().print_options
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None) -> None:
+    """torch.set_printoptions, as torch 2.13 applies it (an unknown profile changes nothing,
+    and sci_mode is always set: leaving it out goes back to the automatic choice)."""
+    options = print_options()
+    if profile == "default":
+        options.update(precision=4, threshold=1000, edgeitems=3, linewidth=80)
+    elif profile == "short":
+        options.update(precision=2, threshold=1000, edgeitems=2, linewidth=80)
+    elif profile == "full":
+        options.update(precision=4, threshold=math.inf, edgeitems=3, linewidth=80)
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            options[name] = value
+    options["sci_mode"] = sci_mode
 
 _FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 _DEFAULT_DTYPE = "float32"
@@ -125,7 +148,7 @@ def _coerce(value, dtype: str):
 
 def _edge_indices(length: int, summarize: bool) -> list[int | None]:
     """Indices kept along one dim; ``None`` marks the elided middle."""
-    edge = PRINT_OPTIONS["edgeitems"]
+    edge = print_options()["edgeitems"]
     if summarize and length > 2 * edge:
         return list(range(edge)) + [None] + list(range(length - edge, length))
     return list(range(length))
@@ -146,7 +169,8 @@ class _ElementFormatter:
     """Decides one common style/width for all printed elements of a tensor."""
 
     def __init__(self, shown: list, dtype: str):
-        precision = PRINT_OPTIONS["precision"]
+        options = print_options()
+        precision = options["precision"]
         self.is_float = _is_float_dtype(dtype)
         self.int_mode = True
         self.sci_mode = False
@@ -167,6 +191,8 @@ class _ElementFormatter:
         smallest, largest = min(magnitudes), max(magnitudes)
         self.int_mode = all(v == math.ceil(v) for v in finite_nonzero)
         self.sci_mode = largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4
+        if options["sci_mode"] is not None:  # set_printoptions(sci_mode=...), before the widths
+            self.sci_mode = bool(options["sci_mode"])
 
         if self.sci_mode:
             self.width = max(self.width, *(len(format(v, self._sci)) for v in finite_nonzero))
@@ -192,7 +218,7 @@ class _ElementFormatter:
 
 # -------------------------------------------------------------------- layout
 def _render_row(row, indent: int, summarize: bool, fmt: _ElementFormatter) -> str:
-    per_line = max(1, (PRINT_OPTIONS["linewidth"] - indent) // (fmt.width + 2))
+    per_line = max(1, int((print_options()["linewidth"] - indent) // (fmt.width + 2)))
     cells = [" ..." if i is None else fmt(row[i]) for i in _edge_indices(len(row), summarize)]
     lines = [", ".join(cells[k : k + per_line]) for k in range(0, len(cells), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
@@ -223,7 +249,7 @@ def _coerce_all(values, shape, dtype):
 
 
 def _append_suffixes(body: str, suffixes: list[str], indent: int) -> str:
-    linewidth = PRINT_OPTIONS["linewidth"]
+    linewidth = print_options()["linewidth"]
     # torch over-counts the current last line by 2 (len - rfind("\n") + 1), but
     # after it has wrapped a suffix it counts the new line exactly; mirror both.
     line_len = len(body) - body.rfind("\n") + 1
@@ -277,7 +303,7 @@ def format_tensor(
         if dtype not in _IMPLIED_DTYPES:
             suffixes.append("dtype=torch." + dtype)
         values = _coerce_all(values, shape, dtype)
-        summarize = numel > PRINT_OPTIONS["threshold"]
+        summarize = numel > print_options()["threshold"]
         shown: list = []
         _collect_shown(values, shape, summarize, shown)
         fmt = _ElementFormatter(shown, dtype)

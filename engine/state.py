@@ -25,14 +25,19 @@ from contextlib import contextmanager
 
 from .rng.generator import Generator, nondeterministic_seed
 
+# torch's print options as a fresh process has them (torch.set_printoptions changes them)
+PRINT_DEFAULTS = {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80,
+                  "sci_mode": None}
+
 
 class EngineState:
-    """The default generator and the once-only warnings already given."""
+    """The default generator, the once-only warnings already given and the print options."""
 
     def __init__(self, seed: int | None = None):
         self.default_generator = Generator()
         self.default_generator.manual_seed(nondeterministic_seed() if seed is None else seed)
         self.warned: set = set()
+        self.print_options = dict(PRINT_DEFAULTS)
 
     def first_warning(self, key: str) -> bool:
         """True the first time `key` is asked for (torch's TORCH_WARN_ONCE), False after."""

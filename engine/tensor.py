@@ -19,7 +19,7 @@ from . import observer as _observer
 from .autograd.graph import AccumulateGrad, HookHandle
 from .dims import wrap_dim as _wrap_dim
 from .dtypes import _BY_NAME
-from .printing import PRINT_OPTIONS, Size, format_tensor
+from .printing import Size, format_tensor, print_options
 
 
 def warn(message: str, category=UserWarning, stacklevel: int = 3) -> None:
@@ -60,8 +60,9 @@ class Tensor:
     # torch's CreationMeta of a view: "default" (made with grad mode on: its grad_fn is made
     # again from its base's history when the base or another view of it changed in place),
     # "multi" (an output of a function that returns several views, or a view of one) and
-    # "no_grad" (made with grad mode off), which may not be changed in place; None for a
-    # tensor that is not a view. `_view_version` is the version its grad_fn was made at.
+    # "no_grad" (made with grad mode off) and "custom" (returned by a custom autograd
+    # Function, or a view of one), which may not be changed in place; None for a tensor that
+    # is not a view. `_view_version` is the version its grad_fn was made at.
     _creation = None
     _view_version = 0
     _views = None  # views of this tensor made while it did not require grad (a WeakSet)
@@ -415,9 +416,11 @@ def _printed_values(data, shape):
     """tolist() of what a print shows. A tensor over the print threshold shows only the first
     and last `edgeitems` along every dim: only those are read (None stands for the rest), so
     printing a big tensor costs what is printed, not its size."""
-    if B.numel(data) <= PRINT_OPTIONS["threshold"]:
+    options = print_options()
+    if B.numel(data) <= options["threshold"]:
+        _budget.printing(B.numel(data))
         return B.tolist(data)
-    edge = PRINT_OPTIONS["edgeitems"]
+    edge = options["edgeitems"]
 
     def shown(a, dims):
         n = dims[0]

@@ -41,7 +41,8 @@ if not __package__:
 from .assets import site_dir, ui_bundle  # noqa: E402
 from .host import Host, internal_error, read_request  # noqa: E402
 from .pool import SessionState, WorkerPool, shared_pool  # noqa: E402
-from .server_memory import session_closed  # noqa: E402
+from .server_memory import session_closed, session_opened  # noqa: E402
+from .server_sockets import send_at_once  # noqa: E402
 
 __all__ = ["Playground", "create_app", "BUNDLE"]
 
@@ -86,7 +87,9 @@ class Playground(pn.custom.JSComponent):
         if _served():
             if pool is None:
                 shared_pool()  # start the workers now, while the page loads
+            send_at_once()  # before this page's websocket opens
             pn.state.on_session_destroyed(session_closed)
+            session_opened()
 
     def _worker_pool(self) -> WorkerPool | None:
         if self._pool is None and _served():

@@ -244,6 +244,8 @@ def _serve(args, hash_part: str = "") -> int:
         _open_when_up(url, args.address, port)
     from panel.command import main as panel_main
 
+    from .server_sockets import send_at_once
+    send_at_once()  # also for a websocket that comes before any page (a tab reconnecting)
     argv = sys.argv
     sys.argv = ["panel", *panel_serve_args(args.address, port, args.num_procs, origins,
                                             site_dir())]

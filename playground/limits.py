@@ -7,6 +7,7 @@ hit. The values are documented in docs/program-language.md; a real lesson stays 
 
 from __future__ import annotations
 
+import collections
 import gc
 import math
 import weakref
@@ -45,8 +46,12 @@ def default_limits() -> Limits:
     """The limits for the engine's current backend: the pure-Python backend (the browser) is
     about a hundred times slower per element, so its element and work caps are smaller."""
     if engine.backend_name() == "pure":
+        # More time, though: the pure backend is the in-browser host, where a run only holds up
+        # the learner's own tab, and Pyodide's interpreter takes two to three times the server's
+        # time for the same program, so a tutorial's training loop that the server finishes well
+        # within its 5 s needs more there (the 2,000-iteration fit takes ~2.5 s of CPU in a page).
         return replace(Limits(), max_tensor_elements=100_000, max_total_elements=1_000_000,
-                       max_matmul_work=5_000_000)
+                       max_matmul_work=5_000_000, max_seconds=8.0)
     return Limits()
 
 
@@ -82,6 +87,9 @@ class Budget(engine.budget.Budget):
         if deadline is not None:
             self.deadline = min(self.deadline, deadline)
         self.limits = limits
+        # a full print takes at least 3 characters an element ("0, "): more than this could
+        # not be shown or kept (engine/budget.py refuses them before formatting)
+        self.max_printed = max(limits.max_output_chars, limits.max_string_chars) // 3
         self.executed = 0
         self.live_elements = 0
         self.live_nodes = 0
@@ -228,7 +236,9 @@ def _tensors_in(data, limits: Limits) -> int:
             break
         if isinstance(x, engine.Tensor):
             total += x.numel()
-        elif isinstance(x, (list, tuple)):
+        elif isinstance(x, range):
+            total += len(x)
+        elif isinstance(x, (list, tuple, collections.deque)):
             stack.extend(x)
         else:
             total += 1
@@ -307,7 +317,7 @@ def _guard_table() -> dict:
     add("normal", "normal")
     add("full", "full")
     add("arange", "arange")
-    add("linspace", "linspace")
+    add("linspace", "linspace", "logspace")
     add("eye", "eye")
     add("data", "tensor", "as_tensor")
     add("legacy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor")
@@ -346,7 +356,8 @@ def guard_call(fn, args: tuple, kwargs: dict, limits: Limits, self_obj=None) -> 
     if self_obj is not None and isinstance(self_obj, engine.Tensor):
         args = (self_obj, *args)
     if kind == "legacy":  # torch.Tensor(data) or torch.Tensor(*size)
-        kind = "data" if len(args) == 1 and isinstance(args[0], (list, tuple)) else "size"
+        kind = "data" if len(args) == 1 and isinstance(
+            args[0], (list, tuple, range, collections.deque)) else "size"
     if kind == "size":
         _check_elements(_product(_size_args(args, kwargs)), "this size", limits)
     elif kind == "randint":  # randint([low,] high, size): the size is the last positional

@@ -12,6 +12,8 @@ request to this pool:
   editing, recording and encoding) gets its worker killed, not waited for, and is answered with
   a `limit` error; so is a request whose worker dies (out of memory). The pool starts a new
   worker in the killed one's place.
+- A worker that has answered many requests is replaced by a fresh one when it has been idle a
+  while (RECYCLE_AFTER_REQUESTS), one at a time, so the pool's memory does not keep its peaks.
 - Workers hold no session. A `SessionState` (the program, and the statements of its last
   timeline whose ids an edit keeps, as JSON text: a few KB, never the timeline itself) lives
   with the session in the server and travels with each request; only an answer that arrives
@@ -129,6 +131,14 @@ class _DeadlineReader:
 SLOW_SECONDS = 0.5
 SLOW_NICE = 10
 
+# A worker that has answered this many requests is replaced by a fresh one once it has had no
+# request for RECYCLE_IDLE_SECONDS, one worker at a time: what a long-lived process keeps of its
+# peaks (its allocators' partly used pages, caches) goes with it, and a lull in a class costs the
+# others no free worker but the one starting (about a second).
+RECYCLE_AFTER_REQUESTS = 200
+RECYCLE_IDLE_SECONDS = 10.0
+_NO_JOB = object()
+
 
 def _set_nice(pid: int, nice: int) -> bool:
     """Set a worker's CPU priority, and its autogroup's (each worker is its own session, so its
@@ -191,6 +201,7 @@ class _Worker:
         ready = read_frame(_DeadlineReader(self.proc.stdout.fileno(), time.monotonic() + 120))
         if not ready or ready[0] != "ready":
             raise RuntimeError("a gradplay worker did not start")
+        self.answered = 0
 
     def kill(self) -> None:
         try:
@@ -211,6 +222,8 @@ class WorkerPool:
             default_limits().max_seconds + DEFAULT_MARGIN_SECONDS
         self.memory_mb = memory_mb
         self.killed = 0  # workers killed for overrunning or dying, since the pool started
+        self.recycled = 0  # workers replaced after RECYCLE_AFTER_REQUESTS, since it started
+        self._recycling = threading.Lock()  # one worker replaced at a time
         self._jobs: queue.Queue = queue.Queue()
         self._env = {**os.environ, "GRADPLAY_WORKER_MEMORY_MB": str(memory_mb),
                      # one thread per worker: the pool is the parallelism, and OpenBLAS's
@@ -256,7 +269,9 @@ class WorkerPool:
                     log.exception("gradplay: could not start a worker process")
                     time.sleep(1.0)
                     continue
-            job = self._jobs.get()
+            job = self._next_job(slot)
+            if job is _NO_JOB:
+                continue
             if job is None:
                 if self._workers[slot] is not None:
                     self._workers[slot].kill()
@@ -271,8 +286,31 @@ class WorkerPool:
                 log.exception("gradplay: the worker pool failed on a request")
                 future.set_exception(e)
 
+    def _next_job(self, slot: int):
+        """The next job, or None when the pool closes (_NO_JOB: this slot has no worker now); a
+        worker due for replacement is replaced while its slot waits with nothing to do."""
+        while True:
+            try:
+                return self._jobs.get(timeout=RECYCLE_IDLE_SECONDS)
+            except queue.Empty:
+                worker = self._workers[slot]
+                if (worker is None or worker.answered < RECYCLE_AFTER_REQUESTS
+                        or not self._recycling.acquire(blocking=False)):
+                    continue
+                try:
+                    worker.kill()
+                    self._workers[slot] = None
+                    self._workers[slot] = _Worker(self._env)
+                    self.recycled += 1
+                except Exception:  # cannot start: _drive tries again before the next job
+                    log.exception("gradplay: could not start a worker process")
+                    return _NO_JOB
+                finally:
+                    self._recycling.release()
+
     def _run(self, slot: int, request_text: str, state: SessionState) -> Answer:
         worker = self._workers[slot]
+        worker.answered += 1
         start = time.monotonic()
         lowered = []
 

@@ -9,12 +9,17 @@ so a worker that is killed mid-run loses nothing a session needs.
 The limits that the interpreter cannot enforce itself are the process's: its address space is
 capped (`resource.setrlimit`), and the pool kills it when a request overruns its wall-clock
 deadline. Nothing here trusts the program; it runs inside `Host.handle` as in any host.
+
+A worker with no request for IDLE_SECONDS gives the memory its last requests freed back to the
+system (as the server does once sessions close), once per lull.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import select
 import signal
 import sys
 
@@ -25,9 +30,14 @@ def _cap_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
+# A worker that has had no request for this long returns its freed memory to the system.
+IDLE_SECONDS = 2.0
+
+
 def serve(inp, out) -> None:
     from .host import Host, handle_json
     from .pool import read_frame, write_frame
+    from .server_memory import trim_c_heap
 
     # The first answer costs imports (edits, examples): pay them before the pool sends work.
     warm = Host()
@@ -35,8 +45,16 @@ def serve(inp, out) -> None:
     handle_json(warm, json.dumps({"type": "edit", "id": 0, "program": "import torch\n",
                                   "edit": {"op": "add_leaf"}}))
     write_frame(out, ["ready", str(os.getpid())])
+    idle = False
     while True:
+        if not idle and not select.select([inp], [], [], IDLE_SECONDS)[0]:
+            # no request for a while (the sessions are reading, or gone): what the last
+            # requests freed goes back to the system, as the server does after sessions close
+            idle = True
+            gc.collect()
+            trim_c_heap()
         frame = read_frame(inp)
+        idle = False
         if frame is None:  # the server closed our stdin: it is gone or shutting us down
             return
         request, program, previous_text = frame

@@ -35,7 +35,9 @@ MANIFEST_FORMAT = 1
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
 STDLIB_ZIP = "python_stdlib.zip"  # replaced by one with bytecode for the modules in use
-SNAPSHOT_FILE = "python.snapshot"  # Pyodide's memory with the engine imported
+SNAPSHOT_FILE = "python.snapshot.gz"  # Pyodide's memory with the engine imported (compressed)
+# the worker's reader of that file (the build writes it with the same module)
+SNAPSHOT_READER = "snapshot-file.js"
 BOKEH_FILES = ["bokeh.min.js", "bokeh-api.min.js"]
 
 # What goes into py.zip: the packages the worker imports, as source. engine/ is code only;
@@ -300,7 +302,7 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         raise BuildError(f"{out} exists and is not a built site (no build.json): "
                          "choose another --out or remove it")
     page_dir = root / "static" / "site"
-    for name in ("index.html", "worker.js", "page.css"):
+    for name in ("index.html", "worker.js", "page.css", SNAPSHOT_READER):
         if not (page_dir / name).is_file():
             raise BuildError(f"{page_dir / name} is missing")
     pyodide_files, pyodide_version, lock_info = find_pyodide(pyodide_dir)
@@ -332,6 +334,7 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
         files[f"pyodide/{STDLIB_ZIP}"] = stdlib
     if snap is not None:
         files[SNAPSHOT_FILE] = snap
+        files[SNAPSHOT_READER] = (page_dir / SNAPSHOT_READER).read_bytes()
     for name in BOKEH_FILES:
         files[f"bokeh/{name}"] = (bokeh_folder / name).read_bytes()
 
@@ -368,7 +371,10 @@ def build(out: Path, bundle: Path, pyodide_dir: Path, bokeh_dir: Path | None = N
             # modules of Pyodide's python_stdlib.zip shipped as bytecode (the rest stay source)
             "stdlib_modules": compiled["stdlib"]["modules"]},
         # the snapshot of Python the worker restores (None: it starts CPython itself)
-        "snapshot": None if snap is None else {"path": SNAPSHOT_FILE, "bytes": len(snap)},
+        # (`bytes`: the file; `memory_bytes`: Pyodide's memory it restores)
+        "snapshot": None if snap is None else {
+            "path": SNAPSHOT_FILE, "bytes": len(snap),
+            "memory_bytes": compiled["snapshot"]["bytes"]},
         "files": [{"path": path, "bytes": len(files[path]), "sha256": _sha256(files[path])}
                   for path in sorted(files)],
         "total_bytes": sum(len(data) for data in files.values()),
@@ -413,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="ship the Python sources instead of compiling them to bytecode "
                              "(compiling runs Pyodide under Node.js)")
     parser.add_argument("--no-snapshot", action="store_true",
-                        help="ship no snapshot of Python (31 MB, 6 MB compressed): every visit "
+                        help="ship no snapshot of Python (a 6 MB file): every visit "
                              "then starts CPython and imports the engine itself")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

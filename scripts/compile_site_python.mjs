@@ -19,12 +19,15 @@
 // With SNAPSHOT_OUT it also writes a memory snapshot of a third Pyodide, started on the new zip
 // exactly as the worker starts it, with the engine imported, one Host made and the modules the
 // first requests import (the gallery, the edits) imported too: the worker restores it instead of
-// starting CPython and importing the engine (docs/site.md, "Snapshot"). A fourth Pyodide restores
-// it and answers a run, as the worker will.
+// starting CPython and importing the engine (docs/site.md, "Snapshot"), in the file format of
+// static/site/snapshot-file.js (its non-zero pages, gzip-compressed). A fourth Pyodide restores it
+// from that file, read as the worker reads it, and answers a run, as the worker will.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+
+import { readSnapshotFile, writeSnapshotFile } from "../static/site/snapshot-file.js";
 
 const [pyodideDir, sourcesZip, outZip, stdlibOut, snapshotOut] = process.argv.slice(2);
 if (!outZip) {
@@ -139,12 +142,22 @@ def _gradplay_js_kernels(on):
     if not on:
         import gc
         gc.collect()
-_hello = json.loads(_gradplay_handle(json.dumps({"type": "hello", "id": 1})))
-_gradplay_handle(json.dumps({"type": "example", "id": 2, "example": _hello["default_example"]}))
-_gradplay_handle(json.dumps({"type": "edit", "id": 3, "program": "import torch\\n",
-                             "edit": {"op": "add_leaf"}}))
-_gradplay_handle(json.dumps({"type": "share", "id": 4, "program": "import torch\\n"}))
-del _hello
+# Each kind of request a visit makes, twice over: their modules are imported, their caches
+# filled, and CPython's specialising interpreter has rewritten the bytecode they run (in
+# memory, so in the snapshot): a visit's first request then runs as fast as its later ones.
+_link = ("import torch\\nw = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)\\n"
+         "x = torch.tensor([1.0, 3.0], requires_grad=True)\\nh = (w @ x).tanh()\\n"
+         "loss = (h * h).sum()\\nloss.backward()\\n")
+for _ in range(2):
+    _hello = json.loads(_gradplay_handle(json.dumps({"type": "hello", "id": 1})))
+    for _example in (_hello["default_example"], "mlp-sgd"):
+        _gradplay_handle(json.dumps({"type": "example", "id": 2, "example": _example}))
+    _token = json.loads(_gradplay_handle(json.dumps({"type": "share", "id": 3, "program": _link})))["token"]
+    _gradplay_handle(json.dumps({"type": "open", "id": 4, "token": _token}))
+    _gradplay_handle(json.dumps({"type": "edit", "id": 5, "program": _link,
+                                 "edit": {"op": "add_leaf"}}))
+    _gradplay_handle(json.dumps({"type": "run", "id": 6, "program": _link}))
+del _hello, _example, _token, _link
 os.remove("/out.zip")
 _gradplay_host = Host()
 _gradplay_js_kernels(False)
@@ -191,10 +204,15 @@ if (snapshotOut) {
   third.FS.writeFile("/out.zip", compiled);
   third.runPython(SNAPSHOT_BOOT);
   const snapshot = third.makeMemorySnapshot();
-  writeFileSync(snapshotOut, snapshot);
-  const fourth = await start({ stdLibURL: resolve(stdlibOut), env, _loadSnapshot: snapshot });
+  // the file the site ships: the pages that are not all zeros, gzip-compressed
+  const file = await writeSnapshotFile(snapshot);
+  writeFileSync(snapshotOut, file);
+  // restored from that file, read as the worker reads it
+  const fourth = await start({ stdLibURL: resolve(stdlibOut), env,
+                               _loadSnapshot: readSnapshotFile(new Blob([file]).stream()) });
   fourth.FS.writeFile("/out.zip", compiled);
   fourth.runPython(`import zipfile; zipfile.ZipFile("/out.zip").extractall("/gradplay")`);
-  summary.snapshot = { bytes: snapshot.byteLength, tried: JSON.parse(fourth.runPython(RESUMED)) };
+  summary.snapshot = { bytes: snapshot.byteLength, file_bytes: file.byteLength,
+                       tried: JSON.parse(fourth.runPython(RESUMED)) };
 }
 console.log(JSON.stringify({ ...summary, tried }));

@@ -342,8 +342,201 @@ def test_mark_dirty_then_a_saved_tensor_is_stale_as_in_torch(lib):
         product.sum().backward()
 
 
-def test_mark_dirty_on_a_view_is_refused_here():
-    add_one = _add_one_inplace(engine)
-    base = engine.zeros(3, requires_grad=True) * 1
-    with pytest.raises(NotImplementedError, match="mark_dirty on a view"):
-        add_one.apply(base[:2])
+def test_mark_dirty_on_a_view_rebases_its_base_through_copy_slices(lib):
+    add_one = _add_one_inplace(lib)
+    a = leaf(lib, (1.0, 2.0, 3.0))
+    base = a * 1
+    view = base[:2]
+    out = add_one.apply(view)
+    assert out is view and view.tolist() == [2.0, 3.0] and base.tolist() == [2.0, 3.0, 3.0]
+    assert view._version == base._version == 2  # the add_ and the mark_dirty
+    assert view.grad_fn.name() == "AsStridedBackward0"
+    assert base.grad_fn.name() == "torch::autograd::CopySlices"
+    assert base.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    assert view.grad_fn.next_functions[0][0] is base.grad_fn
+    assert repr(view) == "tensor([2., 3.], grad_fn=<AsStridedBackward0>)"
+    view.retain_grad()
+    (out * 2).sum().backward()
+    assert view.grad.tolist() == [2.0, 2.0]  # the gradient of the view's new values
+    assert a.grad.tolist() == [6.0, 6.0, 0.0]  # the Function's backward (* 3) on the region
+
+
+def test_mark_dirty_on_a_view_follows_torch_where_the_dirty_input_is_not_the_first(lib):
+    class ScaleInto(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, w, x):
+            x.mul_(w)
+            ctx.save_for_backward(w)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (w,) = ctx.saved_tensors
+            return g * 10, g * w
+
+    a = leaf(lib, (1.0, 2.0, 3.0))
+    base = a * 1
+    w = lib.tensor(2.0, requires_grad=True)
+    out = ScaleInto.apply(w, base[1:])
+    assert out.tolist() == [4.0, 6.0] and base.tolist() == [1.0, 4.0, 6.0]
+    # torch's CopySlices takes the first input's place for the base: w's edge is dropped and
+    # what the Function gives its first input fills the base's region
+    names = [fn.name() for fn, _ in base.grad_fn.next_functions]
+    assert names == ["MulBackward0", "SliceBackward0"]
+    base.sum().backward()
+    assert w.grad is None and a.grad.tolist() == [1.0, 12.0, 12.0]
+
+
+def test_mark_dirty_on_a_view_with_no_gradient_for_it_gives_the_base_none(lib):
+    class Dropped(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return None
+
+    a = leaf(lib, (1.0, 2.0, 3.0))
+    base = a * 1
+    Dropped.apply(base[:2])
+    base.sum().backward()
+    assert a.grad is None
+
+
+def test_mark_dirty_on_a_view_copies_the_gradient_as_copy_(lib):
+    def fn(grad_of):
+        class F(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.add_(1)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return grad_of(g)
+        return F
+
+    for grad_of, want in ((lambda g: lib.tensor([5.0]), [5.0, 5.0, 1.0, 1.0]),
+                          (lambda g: g.double() * 3, [3.0, 3.0, 1.0, 1.0])):
+        a = lib.ones(4, requires_grad=True)
+        base = a * 1
+        fn(grad_of).apply(base[:2])
+        base.sum().backward()
+        assert a.grad.tolist() == want and a.grad.dtype == lib.float32
+    a = lib.ones(4, requires_grad=True)
+    base = a * 1
+    fn(lambda g: lib.ones(3)).apply(base[:2])
+    with pytest.raises(RuntimeError, match=r"^The size of tensor a \(2\) must match the size "
+                                           r"of tensor b \(3\) at non-singleton dimension 0$"):
+        base.sum().backward()
+
+
+def test_mark_dirty_on_a_view_errors_are_torchs(lib):
+    add_one = _add_one_inplace(lib)
+
+    class TwoOut(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x, x * 2
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2
+
+    class ScaleInto(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, w, x):
+            x.mul_(w)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    def raises(pattern, f):
+        with pytest.raises(RuntimeError, match=pattern):
+            f()
+
+    x = leaf(lib)
+    raises(r"^a view of a leaf Variable that requires grad is being used in an in-place "
+           r"operation\.$", lambda: add_one.apply(x[:1]))
+    assert x.tolist() == [2.0, 2.0] and x._version == 2  # written and counted first
+    raises(r"^If your Function modifies inplace an input that is a view of another Tensor, "
+           r"your Function cannot return more than one Tensor\. This is not supported",
+           lambda: TwoOut.apply((x * 1)[:1]))
+    first, _ = (x * 1).unbind()
+    raises(r"^Output 0 of Unbind is a view and is being modified inplace\. This view is the "
+           r"output of a function that returns multiple views\.", lambda: add_one.apply(first))
+    requiring = x * 1
+    with lib.no_grad():
+        quiet = requiring[:1]
+    raises(r"^a leaf Variable that requires grad has been used in an in-place operation\.$",
+           lambda: add_one.apply(quiet))
+    plain = lib.zeros(3)
+    with lib.no_grad():
+        plain_view = plain[1:]
+    raises(r"^A view was created in no_grad mode and is being modified inplace with grad mode "
+           r"enabled\. Given that", lambda: ScaleInto.apply(lib.tensor(2.0, requires_grad=True),
+                                                          plain_view))
+
+
+def test_a_function_returns_an_input_as_a_view_and_its_views_may_not_change_in_place(lib):
+    class Ident(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Head(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return lib.cat([g, lib.zeros(1)])
+
+    class Halves(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x[:1], x[1:]
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return lib.cat([g1, g2])
+
+    custom = (r"This view was created inside a custom Function \(or because an input was "
+              r"returned as-is\) and the autograd logic")
+    x = leaf(lib) * 1
+    y = Ident.apply(x)
+    assert y is not x and y._base is x and y.grad_fn.name() == "IdentBackward"
+    with pytest.raises(RuntimeError, match=r"^Output 0 of Ident is a view and is being modified "
+                                           r"inplace\. " + custom):
+        y.add_(1)
+    with lib.no_grad():
+        z = Ident.apply(x)
+    assert z is not x and z._base is None and not z.requires_grad
+    x.add_(0)
+    assert z._version == x._version  # a detached alias shares the version counter
+    h = Head.apply(x)
+    x.mul_(1)
+    with pytest.raises(RuntimeError, match=r"^Output 0 of Head is a view and its base or another "
+                                           r"view of its base has been modified inplace\. "
+                                           + custom):
+        _ = h.grad_fn  # reading it raises
+    first, _ = Halves.apply(leaf(lib) * 1)
+    with pytest.raises(RuntimeError, match=r"^Output 0 of Halves is a view and is being modified "
+                                           r"inplace\. This view is the output of a function "
+                                           r"that returns multiple views\."):
+        first.mul_(2)

@@ -493,8 +493,24 @@ def test_a_reply_encoded_in_pieces_is_the_same_json():
     timeline = _run(Host(replace(default_limits(), max_seconds=120)), program)
     assert timeline["timeline"]["stats"]["events"] > 5_000
     odd = {"type": "result", "id": "é", "x": [[1, [2.5, None]], {"k": "\u2028\"\\"}], "e": {}, "l": []}
-    for reply in (timeline, odd):
+    small = _run(Host(), "import torch\nx = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()\n")
+    for reply in (timeline, odd, small):
         assert encode_reply(reply) == json.dumps(reply, allow_nan=False, separators=(",", ":"))
+
+
+def test_a_small_runs_reply_in_one_piece_still_keeps_the_deadline_and_the_size():
+    from playground import host as host_module
+    from playground.host import ReplyRefused, encode_reply
+    small = _run(Host(), "import torch\nx = torch.ones(2, requires_grad=True)\n(x * x).sum().backward()\n")
+    assert host_module._one_piece(small)  # the case under test: encoded whole, at C speed
+    with pytest.raises(ReplyRefused) as late:
+        encode_reply(small, deadline=time.perf_counter() - 1, seconds=5)
+    assert late.value.error["limit"] == "max_seconds"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(host_module, "MAX_REPLY_CHARS", 100)
+        with pytest.raises(ReplyRefused) as big:
+            encode_reply(small)
+    assert big.value.error["limit"] == "max_reply_chars"
 
 
 def test_the_session_state_between_requests_is_the_statements_not_the_timeline():

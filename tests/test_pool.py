@@ -189,3 +189,103 @@ def test_the_memory_release_is_a_callback_bokeh_accepts_and_it_runs():
     from playground import server_memory
     _check_callback(server_memory.session_closed, ("session_context",))  # raises if not
     server_memory.release_memory()  # collects and trims (or, off glibc, only collects)
+
+
+def test_the_heap_is_frozen_while_sessions_are_open_and_collected_after_they_close(monkeypatch):
+    import gc
+    import weakref
+
+    from playground import server_memory
+
+    class Cycle:
+        pass
+
+    monkeypatch.setattr(server_memory, "FREEZE_AFTER_SECONDS", 0.05)
+    try:
+        gc.unfreeze()
+        a = Cycle()
+        a.me = a
+        ref = weakref.ref(a)
+        server_memory.session_opened()
+        server_memory.session_opened()  # sessions opening together: one freeze after the last
+        deadline = time.monotonic() + 10
+        while gc.get_freeze_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert gc.get_freeze_count() > 0
+        del a
+        gc.collect()
+        assert ref() is not None  # frozen: no collection looks at it
+        server_memory.release_memory()  # sessions closed
+        assert ref() is None  # the full collection saw it
+        assert gc.get_freeze_count() > 0  # what the open sessions hold is frozen again
+    finally:
+        gc.unfreeze()
+
+
+def test_a_worker_that_answered_many_requests_is_replaced_once_idle(monkeypatch):
+    import playground.pool as pool_module
+    monkeypatch.setattr(pool_module, "RECYCLE_AFTER_REQUESTS", 3)
+    monkeypatch.setattr(pool_module, "RECYCLE_IDLE_SECONDS", 0.3)
+    small = WorkerPool(1, seconds=30)
+    try:
+        _run(small, SessionState(), SEED)
+        (first,) = small.pids()
+        time.sleep(1.0)  # idle, but not due yet: the same worker
+        assert small.pids() == [first] and small.recycled == 0
+        state = SessionState()
+        for rid in (2, 3):
+            answer, _ = _run(small, state, SEED, rid=rid)
+            state = answer.state
+        deadline = time.monotonic() + 30
+        while small.recycled == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert small.recycled == 1 and small.pids() != [first]
+        # the session's state is with the session, not the worker: the next request is answered
+        _, reply = _run(small, state, SEED, rid=4)
+        assert reply["type"] == "result" and reply["timeline"]["ok"]
+    finally:
+        small.close()
+
+
+def test_an_idle_worker_gives_its_free_memory_back_once_per_lull(monkeypatch):
+    import os
+    import threading
+
+    from playground import pool_worker, server_memory
+    from playground.pool import read_frame, write_frame
+
+    calls = []  # (thread): other tests' servers may release memory meanwhile, in their threads
+    monkeypatch.setattr(server_memory, "trim_c_heap", lambda: calls.append(threading.current_thread()))
+    monkeypatch.setattr(pool_worker, "IDLE_SECONDS", 0.2)
+    to_worker, from_server = os.pipe()
+    to_server, from_worker = os.pipe()
+    inp, out = os.fdopen(to_worker, "rb", buffering=0), os.fdopen(from_worker, "wb", buffering=0)
+    replies = os.fdopen(to_server, "rb", buffering=0)
+    requests = os.fdopen(from_server, "wb", buffering=0)
+    worker = threading.Thread(target=pool_worker.serve, args=(inp, out), daemon=True)
+
+    def trims():
+        return sum(thread is worker for thread in calls)
+
+    def wait_for_trims(n):  # a collection in a test process full of objects can take a while
+        deadline = time.monotonic() + 30
+        while trims() < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.6)  # three idle periods more: no further trim in the same lull
+
+    worker.start()
+    try:
+        assert read_frame(replies)[0] == "ready"
+        wait_for_trims(1)
+        assert trims() == 1  # once, however long the lull
+        write_frame(requests, [json.dumps({"type": "run", "id": 1, "program": SEED}), None, None])
+        reply = json.loads(read_frame(replies)[0])
+        assert reply["type"] == "result"
+        wait_for_trims(2)
+        assert trims() == 2  # the next lull
+    finally:
+        requests.close()  # the worker's input ends: it returns
+        worker.join(10)
+        for f in (inp, out, replies):
+            f.close()
+    assert not worker.is_alive()

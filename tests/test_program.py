@@ -605,7 +605,8 @@ REJECTED = [
     # (program, kind, line, col, words in the message)
     ("x = 1\ny = (\n", "syntax", 2, 5, "never closed"),
     ("async def f():\n    pass\n", "not_allowed", 1, 1, "async"),
-    ("def f():\n    x = yield 1\n", "not_allowed", 2, 9, "yield"),
+    ("def f():\n    x = 1 + (yield 1)\n", "not_allowed", 2, 14, "yield"),
+    ("x = yield 1\n", "syntax", 1, 5, "outside function"),
     ("def f():\n    print((yield))\n", "not_allowed", 2, 12, "statement of its own"),
     ("yield 1\n", "syntax", 1, 1, "outside function"),
     ("import torch\nx = torch.ones(1)\ny = x.grad_fn.__dict__\n", "not_allowed", 3, 5, "'__'"),
@@ -1021,3 +1022,44 @@ def test_a_name_error_in_an_except_clause_is_the_programs_error():
     uncaught = "try:\n    1 / 0\nexcept missing:\n    pass\nmissing = 1\n"
     err = run(uncaught).error
     assert (err.kind, err.exc_type, err.line) == ("runtime", "NameError", 3)
+
+
+def test_a_runs_print_options_are_its_own():
+    # torch.set_printoptions changes the run's options only: not the host's, not the next run's
+    first = run("import torch\ntorch.set_printoptions(precision=1)\nprint(torch.tensor([1.25]))\n")
+    assert first.error is None and first.output == "tensor([1.2])\n"
+    assert repr(engine.tensor([1.25])) == "tensor([1.2500])"
+    second = run("import torch\nprint(torch.tensor([1.25]))\n")
+    assert second.output == "tensor([1.2500])\n"
+
+
+def test_what_torch_has_and_the_playground_lacks_is_named_so():
+    for src, words in (("import torch\ntorch.save({}, 'x.pt')\n", "torch.save is not available"),
+                       ("from torch import nn\nr = nn.LSTM(2, 2)\n", "torch.nn.LSTM is not available"),
+                       ("import torch.optim as optim\nf = optim.lr_scheduler.OneCycleLR\n",
+                        "OneCycleLR is not available")):
+        err = run(src).error
+        assert (err.kind, err.line) == ("not_allowed", 2) and words in err.message, err
+    err = run("import torch\nx = torch.zeroes(3)\n").error  # torch has no such name either
+    assert (err.kind, err.exc_type) == ("runtime", "AttributeError")
+    assert err.message == "module 'torch' has no attribute 'zeroes'"
+
+
+def test_the_table_of_torchs_names_is_torchs():
+    torch = pytest.importorskip("torch")
+    import json
+    import subprocess
+    import sys
+
+    from playground.program.policy import NAMESPACES
+    from playground.program.torch_api_names import TORCH_API_NAMES
+    assert set(TORCH_API_NAMES) == set(NAMESPACES)
+    # in a fresh process, as the table was recorded: importing torch's submodules adds names
+    code = ("import importlib, json, sys\npaths = json.loads(sys.argv[1])\n"
+            "print(json.dumps({p: sorted(n for n in dir(importlib.import_module(p)) "
+            "if not n.startswith('_')) for p in paths}))")
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(sorted(NAMESPACES))],
+                         capture_output=True, text=True, check=True, cwd="/")
+    for path, names in json.loads(out.stdout).items():
+        assert TORCH_API_NAMES[path] == set(names), (
+            f"{path}: re-run scripts/record_torch_api_names.py (torch {torch.__version__})")

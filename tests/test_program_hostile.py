@@ -268,7 +268,7 @@ HOSTILE = [
     ("random_internals", "import random\nr = random._rng\n", "not_allowed"),
     ("random_getstate", "import random\ns = random.getstate()\n", "runtime"),
     ("math_module_private", "import math\nd = math.__dict__\n", "not_allowed"),
-    ("collections_other", "from collections import deque\n", "not_allowed"),
+    ("collections_other", "from collections import ChainMap\n", "not_allowed"),
     # the grown language: limits hold inside every new construct
     ("recursion", "def f(n):\n    return f(n + 1)\nf(0)\n", "limit"),
     ("mutual_recursion", "def f(n):\n    return g(n)\ndef g(n):\n    return f(n)\nf(0)\n",
@@ -421,13 +421,11 @@ HOSTILE = [
     # generators: nothing of their frame is reachable, and every budget holds inside them
     ("generator_function_frame", "def g():\n    yield 1\n" "f = g().gi_frame\n", "not_allowed"),
     ("generator_code", "def g():\n    yield 1\n" "c = g().gi_code\n", "not_allowed"),
-    ("generator_send", "def g():\n    yield 1\n" "x = g()\nnext(x)\nx.send(1)\n", "not_allowed"),
-    ("generator_throw", "def g():\n    yield 1\n" "g().throw(ValueError)\n", "not_allowed"),
     ("generator_dunder_next", "def g():\n    yield 1\n" "n = g().__next__\n", "not_allowed"),
     ("generator_getattr_frame", "def g():\n    yield 1\n" "f = getattr(g(), 'gi_frame')\n", "not_allowed"),
     ("generator_format_field", "def g():\n    yield 1\n" "s = '{0.gi_frame}'.format(g())\n", "not_allowed"),
     ("generator_type_call", "def g():\n    yield 1\n" "t = type(g())()\n", "not_allowed"),
-    ("yield_in_expression", "def g():\n    x = yield 1\n", "not_allowed"),
+    ("yield_in_expression", "def g():\n    x = [(yield 1)]\n", "not_allowed"),
     ("yield_in_call", "def g():\n    print((yield 1))\n", "not_allowed"),
     ("yield_in_lambda", "f = lambda: (yield 1)\n", "not_allowed"),
     ("yield_at_module_level", "yield 1\n", "syntax"),
@@ -456,6 +454,51 @@ HOSTILE = [
     ("generator_hook_endless", T + "def g():\n    while True:\n        yield 1\n"
      "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
      "h = y.register_hook(lambda gr: sum(g()))\ny.backward()\n", "limit"),
+    # send/throw/close: the generator's own methods show nothing of it; closing runs the
+    # program's code under the run's budget, and only while the run goes on
+    ("generator_send_attr", "def g():\n    yield 1\nf = g().send.fn\n", "not_allowed"),
+    ("generator_close_self", "def g():\n    yield 1\nf = g().close.__self__\n",
+     "not_allowed"),
+    ("generator_close_format", "def g():\n    yield 1\ns = '{0.close.fn}'.format(g())\n",
+     "not_allowed"),
+    ("generator_gi_running", "def g():\n    yield 1\nr = g().gi_running\n", "not_allowed"),
+    ("generator_throw_not_exception", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(print)\n", "runtime"),
+    ("generator_throw_engine_class", "import torch\ndef g():\n    yield 1\nx = g()\n"
+     "next(x)\nx.throw(torch.nn.Linear)\n", "runtime"),
+    ("generator_throw_traceback", "def g():\n    yield 1\nx = g()\nnext(x)\n"
+     "x.throw(ValueError, 1, 2)\n", "runtime"),
+    ("generator_send_into_itself", "def g():\n    x = yield 1\n    yield it.send(x)\n"
+     "it = g()\nnext(it)\nit.send(1)\n", "runtime"),
+    ("generator_close_inside_itself", "def g():\n    yield it.close()\nit = g()\nnext(it)\n",
+     "runtime"),
+    ("generator_finally_forever_on_break", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nfor x in g():\n    break\n",
+     "limit"),
+    ("generator_finally_forever_at_end", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\n", "limit"),
+    ("generator_finally_forever_on_close", "def g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "limit"),
+    ("generator_finally_makes_more", "def g(n):\n    try:\n        yield n\n    finally:\n"
+     "        h = g(n + 1)\n        next(h)\nx = g(0)\nnext(x)\nx = None\n", "limit"),
+    ("generator_finally_ignores_exit_forever", "def g():\n    while True:\n        try:\n"
+     "            yield 1\n        except:\n            pass\nx = g()\nnext(x)\nx.close()\n",
+     "runtime"),
+    ("generator_finally_memory", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        a = [torch.ones(1000, 1000) for i in range(10)]\n"
+     "for x in g():\n    break\n", "limit"),
+    ("generator_finally_recursion", "def g():\n    try:\n        yield 1\n    finally:\n"
+     "        for y in g():\n            break\nfor x in g():\n    break\n", "limit"),
+    ("generator_dropped_in_hook", "import torch\ndef g():\n    try:\n        yield 1\n"
+     "    finally:\n        while True:\n            pass\n"
+     "x = torch.ones(1, requires_grad=True)\ny = x * 2\n"
+     "h = y.register_hook(lambda gr: next(g()))\ny.backward()\n", "limit"),
+    ("generator_yield_in_with_of_engine_object", "import torch\ndef g():\n"
+     "    with torch.nn.Linear(1, 1):\n        yield 1\nnext(g())\n", "not_allowed"),
+    ("generator_yield_assignment_dunder", "def g():\n    __x = yield 1\n", "not_allowed"),
+    ("generator_yield_from_send_huge", "def g():\n    yield from range(10**9)\nx = g()\n"
+     "next(x)\nwhile True:\n    x.send(None)\n", "limit"),
     # ctx.mark_dirty: the engine's record of dirty inputs stays the engine's
     ("ctx_dirty_private", T + "class D(torch.autograd.Function):\n    @staticmethod\n"
      "    def forward(ctx, x):\n        ctx._dirty = (x,)\n        return x\n"
@@ -472,6 +515,23 @@ HOSTILE = [
      "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
      "    def backward(ctx, g):\n        return g\n"
      "m = torch.nn.Linear(1, 1)\ny = D.apply(m.weight)\n", "runtime"),
+    ("ctx_mark_dirty_view_of_param", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.zero_()\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "m = torch.nn.Linear(2, 2)\ny = D.apply(m.weight[0])\n", "runtime"),
+    ("ctx_mark_dirty_view_chain_long", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return g\n"
+     "b = torch.ones(4, requires_grad=True) * 1\nv = b\n"
+     "for i in range(9000):\n    v = D.apply(v[:])\nb.sum().backward()\n", "limit"),
+    ("ctx_mark_dirty_view_backward_huge_grad", T + "class D(torch.autograd.Function):\n"
+     "    @staticmethod\n    def forward(ctx, x):\n        x.add_(1)\n"
+     "        ctx.mark_dirty(x)\n        return x\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        return torch.ones(1000, 1000, 10)\n"
+     "b = torch.ones(4, requires_grad=True) * 1\ny = D.apply(b[:2])\nb.sum().backward()\n",
+     "limit"),
     # the program's context managers: limits and policy errors are never handed to __exit__
     ("with_exit_swallows_limit", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    while True:\n        pass\n", "limit"),
     ("with_exit_swallows_not_allowed", T + "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S():\n    y = torch.ones(1).numpy()\n",
@@ -580,6 +640,56 @@ HOSTILE = [
     ("match_args_huge", "class C:\n    __match_args__ = ('x',) * 10**6\n", "limit"),
     ("match_tensor_broadcast_value", T + "class K:\n    big = torch.ones(1000, 1000)\n"
      "match torch.ones(1000, 1, 1):\n    case K.big:\n        pass\n", "limit"),
+    # C loops over a range of 10**9 numbers inside one call: taken in full (bounded) first
+    ("range_contains_float", "x = 0.5 in range(10**12)\ny = [] in range(10**12)\n", "limit"),
+    ("range_contains_tensor", T + "x = torch.ones(1) in range(10**12)\n", "limit"),
+    ("list_extend_range", "a = []\na.extend(range(10**12))\n", "limit"),
+    ("set_union_range", "s = {1}\nt = s.union([1], range(10**12))\n", "limit"),
+    ("set_issuperset_range", "s = {1}\nt = s.issuperset(range(10**12))\n", "limit"),
+    ("dict_update_pairs", "d = {}\nd.update(zip(range(10**12), range(10**12)))\n", "limit"),
+    ("math_fsum_range", "import math\nx = math.fsum(range(10**12))\n", "limit"),
+    ("math_prod_growing", "import math\nx = math.prod(range(1, 10**5))\n", "limit"),
+    ("math_prod_start_huge", "import math\nx = math.prod([2] * 2000, start=3)\n", "limit"),
+    # collections: their constructors and methods run over iterables in C; a deque nests
+    ("counter_of_range", "from collections import Counter\nc = Counter(range(10**12))\n",
+     "limit"),
+    ("deque_of_range", "from collections import deque\nq = deque(range(10**12), maxlen=1)\n",
+     "limit"),
+    ("deque_repeat", "from collections import deque\nq = deque([1, 2]) * 10**9\n", "limit"),
+    ("deque_nesting", "from collections import deque\nq = deque()\nfor i in range(60):\n"
+     "    q = deque([q, q])\nprint(q)\n", "limit"),
+    ("deque_grows", "from collections import deque\nq = deque()\nwhile True:\n"
+     "    q.extendleft([1] * 1000)\n", "limit"),
+    ("defaultdict_factory_engine", "import torch\nfrom collections import defaultdict\n"
+     "d = defaultdict(torch.nn.Linear)\nx = d[1]\n", "runtime"),
+    ("defaultdict_factory_read", "from collections import defaultdict\n"
+     "f = defaultdict(list).default_factory\n", "not_allowed"),
+    ("defaultdict_factory_bomb", "from collections import defaultdict\n"
+     "d = defaultdict(lambda: [0] * 10**6)\nx = d[1]\n", "limit"),
+    ("counter_elements_huge", "from collections import Counter\n"
+     "x = list(Counter({'a': 10**12}).elements())\n", "limit"),
+    ("counter_update_range", "from collections import Counter\nc = Counter()\n"
+     "c.update(range(10**12))\n", "limit"),
+    ("counter_private", "from collections import Counter\nf = Counter()._keep_positive\n",
+     "not_allowed"),
+    ("deque_dunder", "from collections import deque\nf = deque().__class__.__init__\n",
+     "not_allowed"),
+    ("typing_internals", "import typing\nf = typing.List.__origin__\n", "not_allowed"),
+    ("typing_not_listed", "from typing import NamedTuple\n", "not_allowed"),
+    ("typing_cast", "import typing\nf = typing.cast\n", "not_allowed"),
+    ("future_not_first", "x = 1\nfrom __future__ import annotations\n", "syntax"),
+    ("future_barry", "from __future__ import barry_as_FLUFL\n", "not_allowed"),
+    ("future_module", "import __future__\n", "not_allowed"),
+    ("future_feature_attr", "from __future__ import annotations\nx = annotations.compiler_flag\n",
+     "not_allowed"),
+    # set_printoptions: a full print is refused before it is formatted; options stay per run
+    ("print_full_huge", T + "torch.set_printoptions(profile='full')\nprint(torch.ones(1000, 100))\n",
+     "limit"),
+    ("print_threshold_inf", T + "torch.set_printoptions(threshold=float('inf'))\n"
+     "s = str(torch.arange(10**5))\n", "limit"),
+    ("print_huge_linewidth", T + "torch.set_printoptions(linewidth=10**18, threshold=10**9)\n"
+     "print(torch.ones(1000, 60))\n", "limit"),
+    ("print_options_internals", T + "o = torch.printing.PRINT_OPTIONS\n", "not_allowed"),
     ("null_bytes", "x = 1\x00\n", "syntax"),
     ("bad_unicode", "x = '\udcff'\n", None),
     ("not_text", b"import os", "syntax"),
@@ -766,6 +876,8 @@ def _stmts():
         st.tuples(expr).map(lambda t: ast.Expr(ast.Call(ast.Attribute(
             ast.Call(ast.Name("C", ast.Load()), [], []), "m", ast.Load()), [], []))),
         st.tuples(expr, expr).map(lambda t: _generator_function(t[0], t[1])),
+        st.tuples(expr, expr, st.sampled_from(["send", "throw", "close"])).map(
+            lambda t: _drive_generator(*t)),
         st.tuples(expr, expr).map(lambda t: _context_manager(t[0], t[1])),
         st.tuples(expr).map(lambda t: ast.For(
             ast.Name("i", ast.Store()), ast.Call(ast.Name("gen", ast.Load()), [t[0]], []),
@@ -827,17 +939,41 @@ def _match(subject, cases):
 
 
 def _generator_function(yielded, iterated):
-    """def gen(a) with random yield and yield-from values, inside a loop and a try."""
+    """def gen(a) with random yield and yield-from values, inside a loop, a try whose finally
+    and bare except run when it is closed, and a value sent in."""
     tree = ast.parse(
         "def gen(a):\n"
         "    for k in range(2):\n"
         "        try:\n"
-        "            yield YIELDED\n"
+        "            a = yield YIELDED\n"
+        "        except:\n"
+        "            print(a)\n"
+        "            raise\n"
         "        finally:\n"
-        "            pass\n"
-        "    yield from ITERATED\n").body[0]
+        "            print(k)\n"
+        "    r = yield from ITERATED\n"
+        "    return r\n").body[0]
     tree.body[0].body[0].body[0].value.value = yielded
     tree.body[1].value.value = iterated
+    return tree
+
+
+def _drive_generator(arg, sent, method):
+    """Make a generator, start it and call send/throw/close on it with a random value; then
+    let it go by a loop that breaks off (its finally runs)."""
+    tree = ast.parse(
+        "try:\n"
+        "    g = gen(ARG)\n"
+        "    next(g)\n"
+        f"    g.{method}({'' if method == 'close' else 'SENT'})\n"
+        "    for v in gen(ARG):\n"
+        "        break\n"
+        "except Exception as e:\n"
+        "    print(e)\n").body[0]
+    tree.body[0].value.args = [arg]
+    tree.body[3].iter.args = [arg]
+    if method != "close":
+        tree.body[2].value.args = [sent]
     return tree
 
 

@@ -316,6 +316,9 @@ MATCH_ERRORS = {
 @pytest.mark.parametrize("name", sorted(MATCH_ERRORS))
 def test_match_errors_are_pythons(name):
     src = MATCH_ERRORS[name]
+    if "import torch" in src:
+        # the oracle runs the program in Python itself, so a program with tensors needs torch
+        pytest.importorskip("torch")
     assert program_result(src) == python_result(src)
 
 

@@ -208,3 +208,26 @@ def test_random_without_bounds_draws_over_the_dtypes_whole_range():
     assert torch.empty(300, dtype=torch.int64).random_().sum().item() % 1000 == 769
     assert torch.empty(4).random_(10).tolist() == [1.0, 4.0, 6.0, 3.0]
     assert torch.empty(2, dtype=torch.int64).random_(3, 9).tolist() == [8, 8]
+
+
+def test_a_shuffled_loader_draws_an_unused_permutation_when_a_pass_ends():
+    """torch's RandomSampler, asked past the end of a pass's permutation, draws one more (and
+    uses none of it), so with a generator of its own a loader's second pass, and whatever the
+    generator draws after the loop, depend on it. Recorded from torch 2.13: three passes over 6
+    samples, then three draws from the loader's generator."""
+    from engine.utils.data import DataLoader
+    want_after = [773, 800, 62]
+    cases = {
+        (2, False): [[[1, 3], [2, 0], [4, 5]], [[0, 5], [1, 3], [4, 2]], [[5, 0], [4, 1], [2, 3]]],
+        (4, False): [[[1, 3, 2, 0], [4, 5]], [[0, 5, 1, 3], [4, 2]], [[5, 0, 4, 1], [2, 3]]],
+        (4, True): [[[1, 3, 2, 0]], [[0, 5, 1, 3]], [[5, 0, 4, 1]]],
+        (None, False): [[1, 3, 2, 0, 4, 5], [0, 5, 1, 3, 4, 2], [5, 0, 4, 1, 2, 3]],
+    }
+    for (batch_size, drop_last), want in cases.items():
+        g = engine.Generator().manual_seed(3)
+        loader = DataLoader(list(range(6)), batch_size=batch_size, shuffle=True,
+                            drop_last=drop_last, generator=g)
+        passes = [[b.tolist() if isinstance(b, engine.Tensor) else b for b in loader]
+                  for _ in range(3)]
+        assert passes == want, (batch_size, drop_last)
+        assert engine.randint(0, 1000, (3,), generator=g).tolist() == want_after

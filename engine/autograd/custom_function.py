@@ -16,10 +16,15 @@ This is torch's contract, kept as torch keeps it (torch/autograd/function.py, 2.
 - `ctx.mark_non_differentiable(*outputs)`: those outputs never require grad.
 - `ctx.mark_dirty(*inputs)`: forward changed those inputs in place and returns them: the
   output is the input tensor itself (not a new tensor sharing its memory), its version goes up
-  once more, and when recorded its grad_fn becomes the node, as after any in-place op (a leaf
-  that requires grad is refused, after forward wrote into it). Every tensor marked dirty must
-  be returned. (A view marked dirty while recording is refused: torch rebases its base's
-  history through CopySlices, which is not done here.)
+  once more (as soon as forward returns), and when recorded its grad_fn becomes the node, as
+  after any in-place op (a leaf that requires grad is refused, after forward wrote into it).
+  A view is rebased as after an in-place op on it: its base's grad_fn becomes CopySlices, with
+  the node inside (whose first input's gradient fills the view's region of the base's), the
+  view's an AsStridedBackward0; only as the only output, and only where an in-place op on the
+  view would be allowed (torch's errors otherwise). Every tensor marked dirty must be returned.
+- An input returned as it is (not dirty) comes back as a view of it (recorded: with the node as
+  its grad_fn) or a detached alias; a view a Function returns may not be changed in place
+  (torch's "created inside a custom Function" error).
 - `once_differentiable`: the decorated backward runs with grad mode off; when a higher-order
   graph was asked for, its results get an `Error` node that refuses to be differentiated.
 
@@ -33,6 +38,7 @@ import warnings
 import weakref
 
 from .. import backend as B
+from .. import errors
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
@@ -65,11 +71,7 @@ class FunctionCtx:
         self._non_differentiable = tuple(tensors)
 
     def mark_dirty(self, *tensors) -> None:
-        for t in tensors:
-            if not isinstance(t, Tensor):
-                # torch's message, cut short as torch 2.13 prints it
-                raise RuntimeError("mark_dirty can only accept variables, but argument ")
-        self._dirty = tuple(tensors)
+        self._dirty = tuple(tensors)  # checked (and their versions bumped) after forward
 
     def set_materialize_grads(self, value: bool) -> None:
         self._materialize_grads = bool(value)
@@ -196,7 +198,7 @@ def _apply(cls, args: tuple, kwargs: dict):
     ctx = node_cls.__new__(node_cls)
     tensors = [a for a in args if isinstance(a, Tensor)]
     ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+    ctx._needs_input_grad = tuple(isinstance(a, Tensor) and _requires_grad(a) for a in args)
     ctx._to_save = ()
     ctx._non_differentiable = ()
     ctx._dirty = ()
@@ -219,37 +221,118 @@ def _apply(cls, args: tuple, kwargs: dict):
         grad_mode.state.grad_enabled = prev
     single = not isinstance(result, tuple)
     outputs = [result] if single else list(result)
-    # identity sets: a Function may take and return thousands of tensors
-    dirty = ctx._dirty
-    dirty_ids = {id(t) for t in dirty}
-    output_ids = {id(out) for out in outputs}
-    input_ids = {id(t) for t in tensors}
-    for t in dirty:
-        if id(t) not in output_ids:
-            raise RuntimeError("Some elements marked as dirty during the forward method were not "
-                               "returned as output. The inputs that are modified inplace must "
-                               "all be outputs of the Function.")
-    for k, out in enumerate(outputs):
-        if isinstance(out, Tensor) and id(out) in input_ids and id(out) not in dirty_ids:
-            # an input returned as it is: the output is a new tensor sharing its memory
-            outputs[k] = out = Tensor._make(out._data, out._dtype)
-    if record:
-        for t in dirty:
-            if t._requires_grad and t._grad_fn is None and t._base is None:
-                raise RuntimeError("a leaf Variable that requires grad has been used in an "
-                                   "in-place operation.")
-            if t._base is not None:
-                raise NotImplementedError("ctx.mark_dirty on a view is not supported in the "
-                                          "playground")
-    _link_outputs(ctx, outputs, tensors, record, single)
+    _mark_dirty(ctx)
+    differentiable = _wrap_outputs(ctx, outputs, tensors, record)
+    _link_outputs(ctx, outputs, tensors, record, single, differentiable)
     return outputs[0] if single else tuple(outputs)
 
 
-def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) -> None:
+def _mark_dirty(ctx) -> None:
+    """torch's _mark_dirty, right after forward: each tensor marked dirty gets one more
+    version, whatever happens next (the observer hears of it once the tensor's new grad_fn is
+    set, _link_outputs)."""
+    for t in ctx._dirty:
+        if not isinstance(t, Tensor):
+            # torch's message, cut short as torch 2.13 prints it
+            raise RuntimeError("mark_dirty can only accept variables, but argument ")
+        t._vc[0] += 1
+
+
+def _requires_grad(t: Tensor) -> bool:
+    """torch's requires_grad(), which a view made with grad mode off takes from its base."""
+    return t._requires_grad or (t._base is not None and t._base._requires_grad)
+
+
+def _wrap_outputs(ctx, outputs: list, inputs: list, record: bool) -> list:
+    """torch's set_history for each output in order (custom_function.cpp): an input forward
+    returns is the input itself when forward changed it in place and marked it dirty (checked
+    here as torch checks an in-place change), else a view of it when the node is recorded and
+    a detached alias or a view of it otherwise; a view a Function returns may not be changed in
+    place ("custom", or "multi" when it returns several differentiable tensors). Then every
+    dirty tensor must have been returned."""
+    input_ids = {id(t) for t in inputs}
+    dirty_ids = {id(t) for t in ctx._dirty}
+    non_diff = {id(t) for t in ctx._non_differentiable}
+    returned = set()
+    flags = [False] * len(outputs)
+    for k, out in enumerate(outputs):
+        if not isinstance(out, Tensor):
+            continue
+        returned.add(id(out))
+        is_input = id(out) in input_ids
+        modified = id(out) in dirty_ids
+        differentiable = record and id(out) not in non_diff and out._dtype.is_floating_point
+        if not differentiable:
+            if not _requires_grad(out):
+                if is_input and not modified:
+                    outputs[k] = out = _view_of_self(out)
+            elif is_input:
+                outputs[k] = out = _detached(out)
+            elif out._base is None:
+                out._requires_grad = False
+        elif modified:
+            _check_dirty(out, len(outputs))
+        elif is_input:
+            outputs[k] = out = _view_of_self(out)
+        if out._base is not None and not (is_input and modified):
+            out._creation = "custom"
+        flags[k] = differentiable
+    if sum(flags) > 1:
+        for out in outputs:
+            if isinstance(out, Tensor) and out._base is not None:
+                out._creation = "multi"
+    for t in ctx._dirty:
+        if id(t) not in returned:
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must "
+                               "all be outputs of the Function.")
+    return flags
+
+
+def _detached(t: Tensor) -> Tensor:
+    """t.detach() (same memory and version counter, no history); the observer hears of it as
+    the Function's output (_link_outputs)."""
+    alias = Tensor._make(t._data, t._dtype)
+    alias._vc = t._vc
+    alias._inference = t._inference
+    return alias
+
+
+def _view_of_self(t: Tensor) -> Tensor:
+    """torch's x.view_as(x) with grad mode off: what a Function gives for an input it returns
+    as it is (the same memory, version counter and base)."""
+    from ..ops.shape import View
+    from .function import _mark_view
+    shape = B.shape(t._data)
+    alias = Tensor._make(B.view(t._data, shape), t._dtype)
+    _mark_view(alias, t, View, (shape,))
+    return alias
+
+
+def _check_dirty(t: Tensor, n_outputs: int) -> None:
+    """torch's checks on an input forward changed in place and marked dirty, when the node is
+    recorded: a leaf that requires grad is refused; a view is rebased (its base gets
+    CopySlices, _link_outputs) only as the only output, and only where an in-place op on it
+    would be allowed."""
+    if t._grad_fn is None and _requires_grad(t):
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                           "operation.")
+    base = t._base
+    if base is None:
+        return
+    if n_outputs > 1:
+        raise RuntimeError(errors.DIRTY_VIEW_MANY_OUTPUTS)
+    if t._creation not in (None, "default"):
+        raise RuntimeError(errors.view_inplace(t, t._grad_fn, indirect=False))
+    if base._grad_fn is None and (t._requires_grad or base._requires_grad):
+        raise RuntimeError(errors.LEAF_VIEW_INPLACE)
+
+
+def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool,
+                  differentiable: list) -> None:
     """Make the node the grad_fn of the differentiable outputs, save what forward asked for,
     and tell the observer about each output tensor."""
     tensor_outputs = [o for o in outputs if isinstance(o, Tensor)]
-    non_diff = {id(t) for t in ctx._non_differentiable}
     dirty = ctx._dirty
     dirty_ids = {id(t) for t in dirty}
     output_ids = {id(o) for o in tensor_outputs}
@@ -268,19 +351,24 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) 
         for k, out in enumerate(outputs):
             if not isinstance(out, Tensor):
                 continue
-            if id(out) in non_diff or not out._dtype.is_floating_point:
+            if not differentiable[k]:
                 out._requires_grad = False
                 continue
             if id(out) in dirty_ids:  # an in-place change: the input's new history
-                from ..ops.inplace import _base_now_requires_grad, _move_retained_grad
+                from ..ops.inplace import _base_now_requires_grad, _move_retained_grad, _rebase_view
+                if out._base is not None:
+                    # a view: as after an in-place op on it, its base gets CopySlices (with
+                    # this node inside) and the view an AsStridedBackward0 reading it
+                    _rebase_view(out, ctx)
+                    out._view_version = out._vc[0]
+                    continue
                 if not out._requires_grad:
                     _base_now_requires_grad(out)
                 _move_retained_grad(out, ctx)
             out._requires_grad = True
             out._grad_fn = ctx
             out._output_nr = k
-        for t in dirty:  # after the grad_fn is set: the observer's in-place event shows it
-            t._bump_version(ctx.name_)
+        _announce_dirty(ctx)  # after the grad_fn is set: the observer's in-place event shows it
         saved = []
         for t in ctx._to_save:
             if t is None:
@@ -291,8 +379,7 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) 
                 saved.append(SavedTensor(t))
         ctx._saved = tuple(saved)
     else:
-        for t in dirty:
-            t._bump_version(ctx.name_)
+        _announce_dirty(ctx)
         ctx._saved = tuple(ctx._to_save)
     obs = _observer.state.observer
     if obs is not None:
@@ -300,6 +387,15 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool) 
             if id(out) not in dirty_ids:  # a dirty one was announced as in place
                 obs.tensor_created(out, ctx if out._grad_fn is ctx else None, ctx.name_,
                                    inputs)
+
+
+def _announce_dirty(ctx) -> None:
+    """The observer's in-place event for each dirty tensor (its version went up in
+    _mark_dirty)."""
+    obs = _observer.state.observer
+    if obs is not None:
+        for t in ctx._dirty:
+            obs.inplace(t, ctx.name_, t._vc[0])
 
 
 # -- once_differentiable ---------------------------------------------------------------------

@@ -20,7 +20,9 @@ from ..ops.formulas import sum_to
 from ..ops.inplace import copy_
 from ..tensor import _DTYPE_OF, Tensor
 from . import grad_mode
+from . import zero_grad as _zero_grad
 from .graph import AccumulateGrad
+from .zero_grad import ZERO
 
 
 def _discover(root_nodes):
@@ -103,6 +105,8 @@ def _expandable(shape, target) -> bool:
 
 
 def _add_grads(a, b, create_graph):
+    if a is ZERO or b is ZERO:
+        return _zero_grad.add(a, b, create_graph)
     if create_graph:
         return a + b
     if isinstance(a, Tensor):
@@ -359,6 +363,13 @@ def run_backward(
                 budget.tick()
             node = heappop(ready)[2]
             grad = buffers.pop(node, None)
+            zero = False
+            if grad is ZERO:  # sgn's zero gradient (autograd/zero_grad.py)
+                zero = True
+                grad = _zero_grad.zeros(*_expected_meta(node), arrays)
+            elif node.out_shape is None and grad is not None and any(g is ZERO for g in grad):
+                grad = [_zero_grad.zeros(node.out_shapes[k], node.out_dtype, arrays)
+                        if g is ZERO else g for k, g in enumerate(grad)]
             # The common case takes a short path: no observer, no `inputs`, and a node without
             # hooks only runs its backward and delivers the gradients. The rest is _execute's.
             if (plain and grad is not None and node._pre_hooks is None and node._hooks is None
@@ -369,17 +380,25 @@ def run_backward(
                         if node.array_backward:
                             grads_in = node.backward_arrays(grad, node.out_dtype)
                         if grads_in is None:
-                            grads_in = node.backward(_as_tensor(grad, node.out_dtype))
+                            if node.out_shape is None:  # one gradient per output, or None
+                                grads_in = node.backward(
+                                    [None if g is None else _as_tensor(g, node.out_dtype)
+                                     for g in grad])
+                            else:
+                                grads_in = node.backward(_as_tensor(grad, node.out_dtype))
                     else:
                         grads_in = node.backward(grad)
+                    if zero:
+                        grads_in = _zero_grad.passed_on(node, grads_in)
                     if not retain_graph:
                         node._release()
                     task.deliver(node, grads_in)
                     continue
                 var = node.variable
                 if not var._hooks:
-                    _accumulate(var, _as_tensor(grad, var._dtype) if arrays else grad,
-                                create_graph, None)
+                    if not (zero and var._grad is not None):  # ZERO adds nothing
+                        _accumulate(var, _as_tensor(grad, var._dtype) if arrays else grad,
+                                    create_graph, None)
                     continue
             if node.out_shape is None:
                 if arrays and grad is not None:
@@ -388,7 +407,7 @@ def run_backward(
                 continue
             if arrays and grad is not None:
                 grad = _as_tensor(grad, _expected_meta(node)[1])
-            task.execute(node, grad, capture_at, captured)
+            task.execute(node, grad, capture_at, captured, zero)
     except BaseException as e:  # report to the observer, then let it propagate unchanged
         error = e
         raise
@@ -428,12 +447,14 @@ class _GraphTask:
     def push(self, node) -> None:
         heapq.heappush(self.ready, (-node._seq, next(self.tiebreak), node))
 
-    def execute(self, node, grad, capture_at, captured) -> None:
+    def execute(self, node, grad, capture_at, captured, zero=False) -> None:
         """Run one node, with everything the short path in run_backward leaves out: hooks,
-        retained gradients, captured inputs (autograd.grad), and observer events."""
+        retained gradients, captured inputs (autograd.grad), and observer events. `zero`: grad
+        is the zeros of a ZERO that arrived (autograd/zero_grad.py)."""
         create_graph, accumulate, needed, obs = (self.create_graph, self.accumulate, self.needed,
                                                  self.obs)
         is_acc = type(node) is AccumulateGrad
+        arrived = grad
         if grad is not None:
             if is_acc:
                 var = node.variable
@@ -467,7 +488,8 @@ class _GraphTask:
         if obs is not None:
             obs.node_begin(node, grad)
         if is_acc:
-            if grad is not None and accumulate and needed is None:
+            if (grad is not None and accumulate and needed is None
+                    and not (zero and grad is arrived and node.variable._grad is not None)):
                 _accumulate(node.variable, grad, create_graph, obs)
             if obs is not None:
                 obs.node_end(node)
@@ -477,6 +499,8 @@ class _GraphTask:
             grads_in = (None,) * len(node.next_functions)
         else:
             grads_in = node.backward(grad)
+            if zero and grad is arrived:  # no hook replaced the zeros
+                grads_in = _zero_grad.passed_on(node, grads_in)
         if node._hooks:  # a hook's tuple replaces the gradients sent on, as in torch
             for fn in list(node._hooks):
                 out = _run_node_hook(fn, (tuple(grads_in), (grad,)), tuple(grads_in))
@@ -566,7 +590,16 @@ class _GraphTask:
             i += 1
             if nxt is None or (needed is not None and nxt not in needed):
                 continue
-            if g is not None:
+            if g is ZERO:
+                if type(nxt) is not AccumulateGrad and nxt.out_shape is None:
+                    self.buffer_output(nxt, nr, g)
+                else:
+                    prev = buffers.get(nxt)
+                    buffers[nxt] = g if prev is None else _add_grads(prev, g, self.create_graph)
+                if obs is not None:
+                    g = _zero_grad.zeros(*_expected_meta(nxt) if nxt.out_shape is not None
+                                         else (nxt.out_shapes[nr], nxt.out_dtype), False)
+            elif g is not None:
                 multi = False
                 if type(nxt) is AccumulateGrad:
                     var = nxt.variable

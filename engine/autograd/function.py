@@ -49,6 +49,9 @@ class Function(Node):
     # e.g. "grad * cos(x)". None: the UI shows no explanation for this grad_fn. Read it from
     # the node (`type(node).chain_rule`), so an op subclass inherits or overrides it.
     chain_rule = None
+    # The inputs (by index) to which torch's formula passes on sgn's zero gradient unchanged,
+    # where it arrives in place of a gradient (autograd/zero_grad.py).
+    zero_passes = ()
 
     def forward(self, *args):  # pragma: no cover - every op defines it
         raise NotImplementedError

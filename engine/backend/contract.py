@@ -75,7 +75,7 @@ CONTRACT = (
     Entry("is_contiguous", "metadata", "is_contiguous(a) -> whether a is laid out row-major "
           "without gaps"),
     Entry("overlaps", "metadata", "overlaps(a) -> whether two of a's elements are one memory "
-          "location (a dim of size > 1 and stride 0, as expand makes)"),
+          "location (a dim of size > 1 and stride 0, as expand makes; never when a is empty)"),
     Entry("strides", "metadata", "strides(a) -> tuple: how many elements one step along each "
           "dim moves in memory (0 along an expanded dim)"),
     Entry("offset", "metadata", "offset(a) -> int: where a's first element sits in the memory "

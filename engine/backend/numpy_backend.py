@@ -148,6 +148,9 @@ def _fma_float64(a, b, c):
     s, t = _two_sum(p, c)
     u, v = _two_sum(t, pe)
     r, q = _two_sum(s, u)
+    zero = r == 0
+    if zero.any():  # an exact product (pe 0) plus c: IEEE's p + c has the zero's sign
+        r = np.where(zero & (pe == 0), p + c, r)
     half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
     near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
     # Dekker's product is exact only while its partial products neither underflow nor
@@ -185,6 +188,8 @@ def _in_doubt(s, work=None, exponent=None) -> bool:
     """Whether some float64 sum in s (overwritten) needs settling. work and exponent: int64 and
     int32 buffers like s, or None to allocate (cheaper for a small array). (argmin and item:
     numpy's min goes through its generic reduction, several times slower on small arrays.)"""
+    if not s.size:  # nothing to settle (and argmin() of nothing raises)
+        return False
     shifted = np.left_shift(s.view(np.int64), _SHIFT, work)
     if shifted.item(shifted.argmin()) == _MIDPOINT_SHIFTED:
         return True
@@ -783,8 +788,8 @@ def expand(a, shape):
 
 
 def overlaps(a) -> bool:
-    strides = a.strides
-    return 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, a.shape))
+    strides = a.strides  # no zero stride (the common case): no element repeats
+    return 0 in strides and a.size > 0 and any(st == 0 and n > 1 for st, n in zip(strides, a.shape))
 
 
 def getitem(a, index):

@@ -194,7 +194,8 @@ def _new(data, off, shape, strides, dtype):
 def _wrap(values, shape, dtype):
     """A fresh C-contiguous array owning `values` (a list or an array of dtype's typecode, not
     copied; a big float list is moved into an array)."""
-    if len(values) >= _BIG and dtype in _TYPECODE:
+    n = len(values)
+    if n >= _BIG and dtype in _TYPECODE:
         tc = _TYPECODE[dtype]
         if type(values) is not _pyarray or values.typecode != tc:
             values = _pyarray(tc, values)
@@ -202,9 +203,10 @@ def _wrap(values, shape, dtype):
     a._data = values
     a._off = 0
     a.shape = shape
-    a._strides = _cstrides(shape)
+    st = _CSTRIDES.get(shape)
+    a._strides = _cstrides(shape) if st is None else st
     a.dtype = dtype
-    a.size = len(values)
+    a.size = n
     a.ndim = len(shape)
     a._c = True
     return a
@@ -302,7 +304,7 @@ def _cast(vals, src, dst):
 def _cast_one(v, dtype):
     if dtype in _FLOATS:
         v = float(v)
-        return _r32([v])[0] if dtype == "float32" else v
+        return _r1(v) if dtype == "float32" else v
     if dtype == "int64":
         if isinstance(v, float):
             return _to_int(v)
@@ -613,7 +615,7 @@ def offset(a) -> int:
 
 
 def overlaps(a) -> bool:
-    return any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
+    return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a._strides, a.shape))
 
 
 def _bvals(a, shape, n):
@@ -716,7 +718,8 @@ def _address(data, off):
 def _fast_float(name, a, b):
     """add/sub/mul/div of two float arrays of one dtype when one loop does it: both of one shape
     and contiguous, or one of them a single value (a Python number or a 0-d operand, as a scalar
-    weight, or one value expanded, as the gradient arriving from a sum). Returns
+    weight, or one value expanded, as the gradient arriving from a sum); or of two 0-d arrays,
+    without the general path's lists. Returns
     None when the general path must run. The loop runs in JavaScript in the browser, else in C
     through map(); either way each element is the float64 op rounded once to the dtype."""
     ta, tb = type(a), type(b)
@@ -729,38 +732,49 @@ def _fast_float(name, a, b):
         a = scalar(a, _weak(b.dtype, a))
     else:
         return None
-    if a.dtype != b.dtype or (a.size < _BIG and b.size < _BIG):
-        return None
     tc = _TYPECODE.get(a.dtype)
-    if tc is None:
+    if tc is None or a.dtype != b.dtype:
         return None
-    fa, fb = _flat(a), _flat(b)
-    if fa is not None and fb is not None:
+    if a.size < _BIG and b.size < _BIG:
+        if a.shape == () and b.shape == ():  # a scalar weight's update, a loss's arithmetic
+            x, y = a._data[a._off], b._data[b._off]
+            try:
+                v = _BINARY[name](x, y)
+            except ZeroDivisionError:
+                v = _safe_div(x, y)
+            return _wrap([_r1(v) if tc == "f" else v], (), a.dtype)
+        return None
+    da, db = a._data, b._data
+    # as _flat(): an operand the loop reads in place
+    fa = a._c and a.size >= _BIG and type(da) is _pyarray
+    fb = b._c and b.size >= _BIG and type(db) is _pyarray
+    if fa and fb:
         if a.shape != b.shape:
             return None
         shp = a.shape
-    elif fa is not None and _one_value(b, a.shape):
+    elif fa and _one_value(b, a.shape):
         shp = a.shape
-    elif fb is not None and _one_value(a, b.shape):
+    elif fb and _one_value(a, b.shape):
         shp = b.shape
     else:
         return None
-    n = a.size if fa is not None else b.size
+    n = a.size if fa else b.size
     # the one value sits at the offset, whatever the strides
-    x = a._data[a._off] if fa is None else 0.0
-    y = b._data[b._off] if fb is None else 0.0
+    x = 0.0 if fa else da[a._off]
+    y = 0.0 if fb else db[b._off]
     if _JS is not None:
         out = _ZERO[tc] * n
-        _JS.binary(name, tc, 0 if fa is None else _address(*fa), 0 if fb is None else _address(*fb),
-                   _address(out, 0), n, x, y)
+        size = out.itemsize  # the byte addresses of the operands, as _address() gives them
+        _JS.binary(name, tc, da.buffer_info()[0] + a._off * size if fa else 0,
+                   db.buffer_info()[0] + b._off * size if fb else 0, out.buffer_info()[0], n, x, y)
         return _wrap(out, shp, a.dtype)
-    xs = _repeat(x, n) if fa is None else _vals(a)
-    ys = _repeat(y, n) if fb is None else _vals(b)
+    xs = _vals(a) if fa else _repeat(x, n)
+    ys = _vals(b) if fb else _repeat(y, n)
     try:
         out = list(map(_BINARY[name], xs, ys))
     except ZeroDivisionError:
-        xs = _repeat(x, n) if fa is None else xs
-        ys = _repeat(y, n) if fb is None else ys
+        xs = xs if fa else _repeat(x, n)
+        ys = ys if fb else _repeat(y, n)
         out = list(map(_safe_div, xs, ys))
     return _wrap(_packed(tc, out), shp, a.dtype)
 

@@ -15,6 +15,7 @@ import math
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
 from ..creation import zeros_like
+from ..ops import cpu_loops
 from ..ops.compare import where
 from ..ops.helpers import cast
 from ..tensor import Tensor
@@ -38,6 +39,18 @@ def _k(value, like):
 
 def _pos(x):
     return B.gt(x, _k(0, x))
+
+
+def _nan_in_blocks(out, g, x, value):
+    """`out` with `value` at the NaN elements of `x` that torch's loop over (g, x) computes in
+    its AVX512 vectorised blocks (engine/ops/cpu_loops.py): where its scalar and vector code
+    disagree at NaN, `out` is the scalar loop's."""
+    nan = B.isnan(x)
+    if not B.numel(nan) or not B.item(B.amax(nan, None, False)):
+        return out
+    inside = cpu_loops.vectorised(B.shape(out), (g, x),
+                                  cpu_loops.block_size(B.dtype_name(x), cpu_loops.AVX512))
+    return B.where(B.where(nan, inside, nan), value, out)
 
 
 def _between(x, lo, hi):
@@ -97,14 +110,21 @@ class _ActivationGrad(Function):
         return g_grad, g_x
 
 
-def _grad_class(name: str) -> type:
+def _grad_class(name: str, gradient=None) -> type:
+    attrs = {"name_": name.replace("Backward", "BackwardBackward")}
+    if gradient is not None:
+        attrs["compute"] = staticmethod(
+            lambda g, x, df, d2f, *params: gradient(g, x, *params))
     return type(name.replace("Backward0", "Grad").replace("Backward1", "Grad1"),
-                (_ActivationGrad,), {"name_": name.replace("Backward", "BackwardBackward")})
+                (_ActivationGrad,), attrs)
 
 
 def activation(cls):
-    """Class decorator: give the activation its gradient node, named after it."""
-    cls.grad_op = _grad_class(cls.name_)
+    """Class decorator: give the activation its gradient node, named after it. An activation
+    whose torch kernel writes a constant 0 where the slope is 0 (not grad * 0, which is -0.0
+    for a negative grad and NaN for an infinite one) says so with a staticmethod
+    ``gradient(g, x, *params)`` computing the whole gradient on arrays."""
+    cls.grad_op = _grad_class(cls.name_, getattr(cls, "gradient", None))
     return cls
 
 
@@ -170,6 +190,17 @@ class Elu(_Activation):
     def df(x, alpha, scale, input_scale):
         neg = B.mul(_k(input_scale * scale * alpha, x), B.exp(B.mul(x, _k(input_scale, x))))
         return B.where(_pos(x), _k(scale, x), neg)
+
+    @staticmethod
+    def gradient(g, x, alpha, scale, input_scale):
+        # torch's elu_backward: grad * input_scale * (alpha * scale) * exp(x * input_scale)
+        # where x <= 0, else grad * scale, multiplied in that order; a NaN x takes the second
+        # branch in the scalar loop and gives NaN in the vectorised blocks
+        negcoef = B.mul(_k(alpha, x), _k(scale, x))
+        neg = B.mul(B.mul(B.mul(g, _k(input_scale, x)), negcoef),
+                    B.exp(B.mul(x, _k(input_scale, x))))
+        out = B.where(B.le(x, _k(0, x)), neg, B.mul(g, _k(scale, x)))
+        return _nan_in_blocks(out, g, x, _k(math.nan, x))
 
     @staticmethod
     def d2f(x, alpha, scale, input_scale):
@@ -379,6 +410,11 @@ class Hardsigmoid(_Activation):
         return B.where(_between(x, -3, 3), _k(_ONE_SIXTH_F32, x), _k(0, x))
 
     @staticmethod
+    def gradient(g, x):
+        # torch's hardsigmoid_backward: grad * (1/6) strictly inside (-3, 3), else a constant 0
+        return B.where(_between(x, -3, 3), B.mul(g, _k(_ONE_SIXTH_F32, g)), _k(0, g))
+
+    @staticmethod
     def d2f(x):
         raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
 
@@ -388,7 +424,7 @@ class Hardswish(_Activation):
     """x * min(max(x + 3, 0), 6) / 6."""
 
     name_ = "HardswishBackward0"
-    chain_rule = "∂hardswish(self)/∂self = 0 below −3, (2·self + 3)/6 up to 3, 1 above 3"
+    chain_rule = "∂hardswish(self)/∂self = 0 up to −3, (2·self + 3)/6 below 3, 1 from 3 on"
     kernel = "hardswish_cpu"
 
     @staticmethod
@@ -399,8 +435,18 @@ class Hardswish(_Activation):
     @staticmethod
     def df(x):
         mid = B.add(B.div(x, _k(3, x)), _k(0.5, x))
-        upper = B.where(B.le(x, _k(3, x)), mid, _k(1, x))
-        return B.where(B.lt(x, _k(-3, x)), _k(0, x), upper)
+        upper = B.where(B.lt(x, _k(3, x)), mid, _k(1, x))
+        return B.where(B.le(x, _k(-3, x)), _k(0, x), upper)
+
+    @staticmethod
+    def gradient(g, x):
+        # torch 2.13's hardswish_backward: a constant 0 for x <= -3, grad * (x / 3 + 1/2)
+        # below 3, grad from 3 on; a NaN x passes grad in the scalar loop and gives NaN in the
+        # vectorised blocks
+        mid = B.mul(g, B.add(B.div(x, _k(3, x)), _k(0.5, x)))
+        upper = B.where(B.lt(x, _k(3, x)), mid, g)
+        out = B.where(B.le(x, _k(-3, x)), _k(0, x), B.where(B.isnan(x), g, upper))
+        return _nan_in_blocks(out, g, x, _k(math.nan, x))
 
     @staticmethod
     def d2f(x):

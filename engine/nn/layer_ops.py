@@ -8,8 +8,10 @@ differentiates them again (with ordinary nodes where torch records one *Backward
 from __future__ import annotations
 
 from .. import backend as B
+from ..autograd import grad_mode
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import layer_norm_kernel as kernel
 
 
 def _k(value, like):
@@ -66,11 +68,21 @@ class NativeLayerNorm(Function):
         self.dims = tuple(range(len(shape) - n_dims, len(shape)))
         self.param_shape = (1,) * (len(shape) - n_dims) + shape[len(shape) - n_dims:]
         self.save(x, weight)
-        mean, rstd = _normalize(x._data, self.dims, eps)
-        return _affine(B.mul(B.sub(x._data, mean), rstd), weight, bias, self.param_shape)
+        n = 1
+        for s in shape[len(shape) - n_dims:]:
+            n *= s
+        self.rows = (B.numel(x._data) // n if n else 0, n)
+        x2 = B.reshape(B.contiguous(x._data), self.rows)
+        # torch's kernel, bit for bit (engine/nn/layer_norm_kernel.py); its backward reuses
+        # the rows' mean and rstd, as torch's saves them
+        self.mean, self.rstd = kernel.moments(x2, eps)
+        flat = [None if t is None else B.reshape(t._data, (n,)) for t in (weight, bias)]
+        return B.reshape(kernel.forward(x2, self.mean, self.rstd, *flat), shape)
 
     def backward(self, grad):
         x, weight = self.saved_tensors
+        if not grad_mode.state.grad_enabled:  # nothing records: torch's kernel
+            return self._kernel_backward(grad, x, weight)
         w = weight.reshape(self.param_shape) if weight is not None else None
         g_x, xhat = _normalized_grad(grad, x, self.dims, self.eps, w)
         lead = tuple(range(x.dim() - self.n_dims))
@@ -78,6 +90,22 @@ class NativeLayerNorm(Function):
         g_b = grad.sum(lead) if lead else grad
         return (g_x if self.needs(0) else None, g_w if self.needs(1) else None,
                 g_b if self.needs(2) else None)
+
+    def _kernel_backward(self, grad, x, weight):
+        dt = x._dtype
+        dy = B.reshape(B.contiguous(B.astype(grad._data, dt.name)), self.rows)
+        x2 = B.reshape(B.contiguous(x._data), self.rows)
+        g_x = g_w = g_b = None
+        if self.needs(0):
+            w = None if weight is None else B.reshape(weight._data, (self.rows[1],))
+            g_x = Tensor._make(B.reshape(
+                kernel.input_grad(dy, x2, self.mean, self.rstd, w), B.shape(x._data)), dt)
+        if self.needs(1) or self.needs(2):
+            pw, pb = kernel.param_grads(dy, x2, self.mean, self.rstd, self.needs(1), self.needs(2))
+            pshape = B.shape(x._data)[x.dim() - self.n_dims:]
+            g_w = None if pw is None else Tensor._make(B.reshape(pw, pshape), dt)
+            g_b = None if pb is None else Tensor._make(B.reshape(pb, pshape), dt)
+        return g_x, g_w, g_b
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

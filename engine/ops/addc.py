@@ -41,6 +41,7 @@ def _prepare(node, a, t1, t2, value):
 
 class Addcmul(Function):
     name_ = "AddcmulBackward0"
+    zero_passes = (0, 1, 2)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("addcmul = self + value·tensor1·tensor2: to self {grad}, to tensor1 "
                   "{grad}·tensor2·value, to tensor2 {grad}·tensor1·value")
 

@@ -40,6 +40,7 @@ def _plus_scaled(x, y, alpha, dt):
 
 class Add(Function):
     name_ = "AddBackward0"
+    zero_passes = (0, 1)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("∂(self + α·other)/∂self = 1, ∂/∂other = α: to self {grad}, to other α·{grad} (each "
                   "summed back to its shape)")
     array_backward = True
@@ -61,6 +62,7 @@ class Add(Function):
 
 class Sub(Function):
     name_ = "SubBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("∂(self − α·other)/∂self = 1, ∂/∂other = −α: to self {grad}, to other −α·{grad} "
                   "(summed back to shape)")
     array_backward = True
@@ -122,6 +124,7 @@ class Rsub(Function):
 
 class Mul(Function):
     name_ = "MulBackward0"
+    zero_passes = (0, 1)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"other": 0, "self": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self·other)/∂self = other, ∂/∂other = self: to self {grad}·other, to other "
                   "{grad}·self")
@@ -143,6 +146,7 @@ class Mul(Function):
 
 class Div(Function):
     name_ = "DivBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0, "other": 1}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self/other)/∂self = 1/other, ∂/∂other = −self/other²: to self {grad}/other, to "
                   "other −{grad}·self/other²")
@@ -254,6 +258,7 @@ class PowScalar(Function):
     """tensor ** number"""
 
     name_ = "PowBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0}  # grad_fn._saved_<name>: position in _saved
     _saved_exponent = property(lambda self: self.exponent)
     chain_rule = "∂(self^n)/∂self = n·self^(n−1): to self {grad}·n·self^(n−1)"
@@ -290,10 +295,12 @@ class PowScalar(Function):
 
 def _float_pow(x, exponent, dt):
     """torch's CPU pow of a float tensor by a number: the exponents it computes another way
-    (0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ from pow
-    in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
+    (1: a copy, 0.5: sqrt, -0.5: 1/sqrt, -1: 1/x, 2: x*x, 3: x*x*x, -2: 1/(x*x)), which differ
+    from pow in the last bit and at -0.0 and -inf; other exponents with pow in float64, rounded once
     (torch's own pow for the elements outside its vectorised blocks, see docs/semantics.md)."""
     one = B.scalar(1, dt)
+    if exponent == 1:
+        return B.copy(x)  # torch copies (pow_Tensor_Scalar_out): backward's x ** (2 - 1)
     if exponent == 0.5:
         return B.sqrt(x)
     if exponent == -0.5:
@@ -328,6 +335,7 @@ class PowTensor(Function):
     """tensor ** tensor"""
 
     name_ = "PowBackward1"
+    zero_passes = (1,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     saved_fields = {"self": 0, "exponent": 1, "result": 2}  # grad_fn._saved_<name>: position in _saved
     chain_rule = ("∂(self^exponent)/∂self = exponent·self^(exponent−1), ∂/∂exponent = "
                   "self^exponent·ln(self)")
@@ -359,22 +367,33 @@ class RPow(Function):
     """number ** tensor: one edge, to the exponent."""
 
     name_ = "PowBackward2"
-    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
+    saved_fields = {"exponent": 0, "result": 1}  # grad_fn._saved_<name>: position in _saved
     _saved_self = property(lambda self: self.base)
     chain_rule = "∂(base^self)/∂self = base^self·ln(base): to self {grad}·result·ln(base)"
     saves_result = True
 
     def forward(self, a, base):
         self.base = base
-        x, y, _ = _binary_prepare(self, wrap(base, a), a)
+        self.save(a)
+        x, y, dt = _binary_prepare(self, wrap(base, a), a)
+        if dt.name == "int64":
+            return _int_pow(x, y)  # a negative exponent as torch (numpy refuses it)
         return B.pow(x, y)
 
     def backward(self, grad):
-        (result,) = self.saved_tensors
+        exponent, result = self.saved_tensors
         if self.base == 0:
-            # torch: 0 where the exponent is >= 0, i.e. where 0 ** exponent is finite
-            return (where_(result < math.inf, 0.0, grad * (result * -math.inf)),)
-        return (grad * (result * math.log(self.base)),)
+            # torch's pow_backward_exponent: 0 where the exponent is >= 0, else
+            # result * log(0) = result * -inf
+            return (grad * where_(exponent >= 0, 0.0, result * -math.inf),)
+        return (grad * (result * _log_number(self.base)),)
+
+
+def _log_number(b) -> float:
+    """log of a Python number as torch's (C's) log: nan below 0 (math.log raises)."""
+    if b != b or b < 0:
+        return math.nan
+    return math.log(b) if b != math.inf else math.inf
 
 
 # -- div by a C++ scalar (torch's div.Scalar, used inside composite losses) -----------------

@@ -362,7 +362,11 @@ def index_select(input, dim, index):
     if input.ndim == 0 and index.numel() != 1:
         raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
                            f"{index.numel()} value(s)")
-    if _first_out_of_range(index._data, size) is not None:
+    bad = _first_out_of_range(index._data, size)
+    if bad is not None:
+        if input.ndim >= 2 and dim == 1:  # torch checks along dim 1 in another kernel
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                               f"axis_dim={size}")
         raise IndexError("index out of range in self")
     return apply(IndexSelect, (input,), dim, index)
 
@@ -381,6 +385,8 @@ class MaskedSelect(Function):
         shape = tuple(B.broadcast_shapes(B.shape(x), B.shape(m)))
         self.in_shape = B.shape(x)
         self.save(a, mask)  # torch saves both: changing either in place is caught
+        if not shape:  # a 0-dim mask selects like a one-element one (arrays may refuse it)
+            shape = (1,)
         return B.getitem(B.expand(x, shape), B.expand(m, shape))
 
     def backward(self, grad):
@@ -402,6 +408,9 @@ class MaskedScatter(Function):
         self.source_shape = B.shape(source._data)
         self.save(mask)
         out = B.copy(a._data)
+        if not B.shape(out):  # as masked_select: a 0-dim mask as a one-element one
+            return B.reshape(self.forward(Tensor._make(B.reshape(out, (1,)), a._dtype), source,
+                                          mask), ())
         m = B.expand(mask._data, B.shape(out))
         count = int(B.item(B.sum(B.astype(m, "int64"), None, False)))
         flat = B.reshape(B.contiguous(source._data), (B.numel(source._data),))

@@ -148,20 +148,27 @@ class CopySlices(Function):
                   "the gradient of the change")
 
     def backward(self, grad):
+        # what fn gives its first input (a custom Function's backward may give None: then, as
+        # in torch, the base gets no gradient at all), copied into the region as copy_ does
         if grad_mode.state.grad_enabled:  # create_graph: the same steps, with recorded ops
             result = grad.clone()
             region = _replay(result, self.view_chain, record=True)
             grads = self.fn.backward(region.clone())
             if grads[0] is None:
-                zero_(region)
-            else:
-                copy_(region, grads[0])
+                return (None, *grads[1:])
+            copy_(region, grads[0])
             return (result, *grads[1:])
         result = Tensor._make(B.copy(grad._data), grad._dtype)
         region = _replay(result, self.view_chain)
         grads = self.fn.backward(Tensor._make(B.copy(region._data), region._dtype))
         g_view = grads[0]
-        B.assign(region._data, 0 if g_view is None else g_view._data)
+        if g_view is None:
+            return (None, *grads[1:])
+        if B.shape(g_view._data) != B.shape(region._data):  # a custom backward's shape
+            copy_(Tensor._make(region._data, region._dtype), g_view)
+        else:
+            B.assign(region._data, B.astype(g_view._data, region._dtype.name)
+                     if g_view._dtype is not region._dtype else g_view._data)
         return (result, *grads[1:])
 
     def _release(self) -> None:

@@ -3,6 +3,8 @@ backward ops, so that create_graph=True records torch's *BackwardBackward0 nodes
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from .. import budget as _budget
 from ..autograd.function import Function, apply, apply_or_compute
@@ -35,7 +37,12 @@ def _check_addmm(bias, mat1, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     bshape = B.shape(bias._data)
     target = (n, m)
-    if len(bshape) > 2 or any(b != 1 and b != t for b, t in zip(reversed(bshape),
+    if len(bshape) > 2:
+        raise RuntimeError(
+            f"expand(torch.{_TYPE[bias._dtype.name]}Tensor{{[{', '.join(map(str, bshape))}]}}, "
+            f"size=[{n}, {m}]): the number of sizes provided (2) must be greater or equal to the "
+            f"number of dimensions in the tensor ({len(bshape)})")
+    if any(b != 1 and b != t for b, t in zip(reversed(bshape),
                                                              reversed(target))):
         bad = next(i for i, (b, t) in enumerate(zip(reversed(bshape), reversed(target)))
                    if b != 1 and b != t) if len(bshape) <= 2 else 0
@@ -106,7 +113,9 @@ def _reduce(data, reduction):
 
 
 def _norm(reduction, numel):
-    return 2.0 / numel if reduction == "mean" else 2.0
+    if reduction != "mean":
+        return 2.0
+    return 2.0 / numel if numel else math.inf  # an empty mean: torch's 2. / 0 (nothing to scale)
 
 
 class MseLoss(Function):

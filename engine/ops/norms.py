@@ -39,6 +39,7 @@ class VectorNorm(Function):
     counts the nonzero elements."""
 
     name_ = "LinalgVectorNormBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("∂‖self‖/∂self = sign(self)·|self|^(ord−1)/result^(ord−1) (self/result for ord 2; 0 "
                   "where the norm is 0): to self {grad} times that")
     saves_result = True

@@ -8,7 +8,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from . import formulas
-from .compare import maximum, minimum
+from .compare import maximum, minimum, where
 from .helpers import dims_tuple, float_data, wrap_dim
 from .registry import export
 
@@ -32,6 +32,7 @@ def _sum_dtype(t):
 
 class Sum(Function):
     name_ = "SumBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = "∂sum(self)/∂self = 1 for every element: to self {grad} copied to self's shape"
     array_backward = True
 
@@ -108,6 +109,7 @@ class Amax(Function):
     """amax/amin over dims: ties share the gradient evenly (torch's scale_grad_by_count)."""
 
     name_ = "AmaxBackward0"
+    zero_passes = (0,)  # torch's kernel keeps sgn's zero gradient (autograd/zero_grad.py)
     chain_rule = ("amax passes the gradient to the largest elements (split evenly between ties), 0 "
                   "elsewhere")
     saves_result = True
@@ -155,9 +157,15 @@ class MaxAll(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        # torch's evenly_distribute_backward: a NaN result came from the NaN elements
-        mask = (a == result) | (a.isnan() & result.isnan())
-        return (grad * mask / mask.sum(),)
+        return (evenly_distribute(grad, a, result),)
+
+
+def evenly_distribute(grad, a, result):
+    """torch's evenly_distribute_backward (max(), min(), median()): grad shared among the
+    elements equal to the result (the NaN ones when it is NaN), written into zeros (+0.0
+    elsewhere, never grad * 0)."""
+    mask = (a == result) | (a.isnan() & result.isnan())
+    return where(mask, grad / mask.sum(), 0.0)
 
 
 class MinAll(MaxAll):
@@ -353,7 +361,8 @@ def _check_nonempty(fn: str, input, dim, dims, full_error=RuntimeError) -> None:
         return
     shape = input.shape
     given = [dim] if isinstance(dim, int) else list(dim)
-    for d, g in zip(dims if len(dims) == len(given) else [], given):
+    for g in given if len(dims) == len(given) else []:  # in the order written, as torch
+        d = wrap_dim(g, len(shape))
         if shape and shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {g} to have non-zero size.")
 

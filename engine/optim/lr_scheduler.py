@@ -5,6 +5,8 @@ param_groups moves as in torch."""
 
 from __future__ import annotations
 
+import bisect
+import collections
 import math
 import warnings
 
@@ -51,11 +53,8 @@ class LRScheduler:
                         "for a fresh training run (not recommended)")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        self._step_count = 0
-        self._is_initial = True
         self._get_lr_called_within_step = False
-        self.step()
-        self._is_initial = False
+        self._initial_step()
 
     def get_lr(self) -> list:  # pragma: no cover - every schedule defines it
         raise NotImplementedError
@@ -69,13 +68,18 @@ class LRScheduler:
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
             warnings.warn(_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(_EPOCH_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None) -> None:
+        """The next lr (the chained formula), or the lr at `epoch` (the closed form)."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
                 self.last_epoch += 1
                 values = self.get_lr()
             else:
-                warnings.warn(_EPOCH_WARNING, UserWarning, stacklevel=2)
                 self.last_epoch = epoch
                 values = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                           else self.get_lr())
@@ -84,6 +88,14 @@ class LRScheduler:
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def _initial_step(self) -> None:
+        self._step_count = 0
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def state_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
@@ -176,6 +188,167 @@ class LambdaLR(LRScheduler):
         state = dict(state_dict)
         state.pop("lr_lambdas", None)
         self.__dict__.update(state)
+
+
+class MultiStepLR(LRScheduler):
+    """Multiplies the lr by gamma at each milestone (twice at a milestone given twice)."""
+
+    def __init__(self, optimizer, milestones, gamma: float = 0.1, last_epoch: int = -1):
+        self.milestones = collections.Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch not in self.milestones:
+            return self._lrs()
+        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        milestones = sorted(self.milestones.elements())
+        return [base * self.gamma ** bisect.bisect_right(milestones, self.last_epoch)
+                for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """Moves the lr linearly from start_factor to end_factor times its base over total_iters
+    steps (a warm-up), then leaves it."""
+
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in self._lrs()]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._lrs()
+        return [lr * (1.0 + (self.end_factor - self.start_factor)
+                      / (self.total_iters * self.start_factor
+                         + (self.last_epoch - 1) * (self.end_factor - self.start_factor)))
+                for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base * (self.start_factor + (self.end_factor - self.start_factor)
+                        * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """Multiplies the lr by factor until total_iters steps, then restores it."""
+
+    def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._lrs()]
+        if self.last_epoch != self.total_iters:
+            return self._lrs()
+        return [lr * (1.0 / self.factor) for lr in self._lrs()]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class MultiplicativeLR(LambdaLR):
+    """Multiplies the lr by lr_lambda(epoch) at each step after the first."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
+        functions = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
+        for fn in functions:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambda, last_epoch)
+
+    def get_lr(self) -> list:
+        if self._is_initial:
+            return self._lrs()
+        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._lrs())]
+
+
+
+class SequentialLR(LRScheduler):
+    """One schedule after another: schedulers[i] drives the lr from milestones[i - 1] on (the
+    one that takes over starts from its lr at epoch 0, its closed form)."""
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch: int = -1):
+        name = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
+        for i, scheduler in enumerate(schedulers):
+            if not hasattr(scheduler, "optimizer"):
+                raise TypeError(f"{name} at index {i} should have `optimizer` as its "
+                                "attribute.")
+            if isinstance(scheduler, ReduceLROnPlateau):
+                raise ValueError(
+                    f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
+                    "additional kwargs to be specified when calling `step`, but got one at "
+                    f"index {i} in the given schedulers sequence.")
+            if optimizer != scheduler.optimizer:
+                raise ValueError(
+                    f"{name} expects all schedulers to belong to the same optimizer, but got "
+                    f"scheduler {type(scheduler).__name__} at index {i} has "
+                    f"{scheduler.optimizer}, which is different from "
+                    f"{type(optimizer).__name__}.")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                f"than the number of milestone points, but got number of schedulers "
+                f"{len(schedulers)} and the number of milestones to be equal to "
+                f"{len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:  # the lr back where it started
+            group["lr"] = group["initial_lr"]
+        self._undo(self)  # and each schedule back before the step its constructor took
+        idx = bisect.bisect_right(self._milestones, 0)
+        self._schedulers[idx]._initial_step()
+        self._last_lr = schedulers[idx].get_last_lr()
+
+    def _undo(self, scheduler) -> None:
+        if hasattr(scheduler, "_schedulers"):
+            for s in scheduler._schedulers:
+                self._undo(s)
+        elif hasattr(scheduler, "last_epoch"):
+            scheduler.last_epoch -= 1
+
+    def step(self) -> None:
+        self.last_epoch += 1
+        idx = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+    def state_dict(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state = dict(state_dict)
+        schedulers = state.pop("_schedulers")
+        self.__dict__.update(state)
+        for s, saved in zip(self._schedulers, schedulers):
+            s.load_state_dict(saved)
 
 
 class ReduceLROnPlateau(LRScheduler):

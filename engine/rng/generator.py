@@ -14,6 +14,7 @@ torch's 5056-byte layout, so a state saved here restores there and back.
 
 from __future__ import annotations
 
+import functools
 import random as _random
 import struct as _struct
 
@@ -55,13 +56,16 @@ def _numpy_bulk_words():
 _bulk_words = _numpy_bulk_words()
 
 
-def _initial_key(seed: int) -> list:
+@functools.lru_cache(maxsize=4)
+def _initial_key(seed: int) -> tuple:
+    # kept for the few seeds in use: every run's engine state makes a Generator at DEFAULT_SEED
+    # (624 steps of Python arithmetic each time otherwise)
     key = [0] * N
     key[0] = prev = seed & 0xFFFFFFFF
     for j in range(1, N):
         prev = (1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF
         key[j] = prev
-    return key
+    return tuple(key)
 
 
 def nondeterministic_seed() -> int:
@@ -97,7 +101,7 @@ class Generator:
     def _set_seed(self, seed: int) -> None:
         self._seed = seed
         # pos 624 makes the first draw twist the state first, as torch's `left = 1` does
-        self._mt.setstate((3, tuple(_initial_key(seed)) + (N,), None))
+        self._mt.setstate((3, _initial_key(seed) + (N,), None))
         self._fresh = True  # torch reports `next = 0` until the first draw
         self.next_double_normal = None
         self.next_float_normal = None

@@ -6,7 +6,9 @@ num_workers=0. The random numbers are torch's, drawn at the same moments, so a s
 shuffles into the same batches and the generator is left in the same state: iter(loader) draws
 a base seed (`torch.empty((), dtype=torch.int64).random_(generator=loader.generator)`); with
 shuffle=True the first batch of each pass draws the permutation, from the loader's generator
-if it has one, else from a fresh generator seeded by one more draw from the default generator.
+if it has one, else from a fresh generator seeded by one more draw from the default generator,
+and the batch that finds the end of the pass draws one more permutation, unused (torch's
+RandomSampler does).
 """
 
 from __future__ import annotations
@@ -177,6 +179,8 @@ class LoaderIterator:
         self.loader = loader
         self.order = None  # the sample indices of this pass, made at the first batch
         self.position = 0
+        self.generator = None  # the generator the pass's permutation came from
+        self.past_end = False  # the sampler was asked past its end
         if loader.pin_memory:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
                           "device pinned memory won't be used.", UserWarning, stacklevel=3)
@@ -194,20 +198,32 @@ class LoaderIterator:
         if generator is None:
             generator = Generator()
             generator.manual_seed(_draw_seed(None))
+        self.generator = generator
         return randperm(n, generator=generator).tolist()
+
+    def _take(self, k: int) -> list:
+        """The sampler's next k indices (fewer at the end). torch's RandomSampler, asked past
+        the end of its permutation, draws one more permutation and uses none of it
+        (`randperm(n)[:0]`), so the loader's generator moves on then, as here."""
+        if self.order is None:
+            self.order = self._indices()
+        start = self.position
+        taken = self.order[start:start + k]
+        self.position += len(taken)
+        if len(taken) < k and not self.past_end:
+            self.past_end = True
+            if self.generator is not None:
+                randperm(len(self.order), generator=self.generator)
+        return taken
 
     def __next__(self):
         loader = self.loader
-        if self.order is None:
-            self.order = self._indices()
-        order, start = self.order, self.position
         if loader.batch_size is None:
-            if start >= len(order):
+            taken = self._take(1)
+            if not taken:
                 raise StopIteration
-            self.position += 1
-            return loader.collate_fn(loader.dataset[order[start]])
-        batch = order[start:start + loader.batch_size]
+            return loader.collate_fn(loader.dataset[taken[0]])
+        batch = self._take(loader.batch_size)
         if not batch or (loader.drop_last and len(batch) < loader.batch_size):
             raise StopIteration
-        self.position += len(batch)
         return loader.collate_fn([loader.dataset[i] for i in batch])

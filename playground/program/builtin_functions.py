@@ -11,7 +11,7 @@ import re
 from .._engine import engine
 from ..limits import LimitExceeded, guard_loader
 from .generators import LAZY_ITERATORS, ProgramIterator
-from .policy import EXCEPTIONS
+from .policy import CONTAINER_TYPES, EXCEPTIONS
 
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
 # types it may name
@@ -94,7 +94,7 @@ class Builtins:
 
     # -- helpers -----------------------------------------------------------------------------
     def _text(self, value) -> str:
-        if type(value) in (list, tuple, dict, set):
+        if isinstance(value, CONTAINER_TYPES):
             self.run.check_nested(value)
         text = str(value)
         return _MODULE_REPR.sub(_module_text, text) if "<module '" in text else text
@@ -128,7 +128,7 @@ class Builtins:
         return self._made(self._text(value))
 
     def _repr(self, value):
-        if type(value) in (list, tuple, dict, set):
+        if isinstance(value, CONTAINER_TYPES):
             self.run.check_nested(value)
         return self._made(repr(value))
 
@@ -171,9 +171,9 @@ class Builtins:
         return fn(items, key=self._fn(key), **default)
 
     def _sum(self, iterable, start=0):
-        if not (is_number(start) or isinstance(start, engine.Tensor)):
-            raise TypeError("sum() start must be a number or a tensor here")
-        total = start
+        if isinstance(start, str):
+            raise TypeError("sum() can't sum strings [use ''.join(seq) instead]")
+        total = start  # any value `+` takes (numbers, tensors, lists: sum(rows, []))
         for item in self._seq(iterable):
             total = self.run.binop(operator.add, total, item, self.run.node)
         return total

@@ -8,6 +8,7 @@ policy) and its statements (statements.py, for calls of the program's own functi
 from __future__ import annotations
 
 import ast
+import collections
 import math
 import operator
 import random as _random
@@ -31,9 +32,10 @@ from .functions import (
     is_user_class,
     user_class_defines,
 )
-from .generators import LAZY_ITERATORS
+from .generators import GENERATOR_METHODS, LAZY_ITERATORS, ProgramGenerator
 from .operators import BINOPS, COMPARE, PLAIN, UNARY, number_op
 from .policy import (
+    CONTAINER_TYPES,
     EXCEPTION_ATTRS,
     EXCEPTIONS,
     GROWING_METHODS,
@@ -44,6 +46,7 @@ from .policy import (
     TENSOR_PRIVATE_READABLE,
     UserFunctionBase,
 )
+from .torch_api_names import TORCH_API_NAMES
 
 nn = engine.nn
 Node = engine.autograd.graph.Node
@@ -51,6 +54,16 @@ _APPLY = UserFunctionBase.apply.__func__  # torch.autograd.Function.apply
 OnceDifferentiable = engine.autograd.custom_function.OnceDifferentiable
 
 _MATH_ARG_CAPS = {id(math.factorial): 1000, id(math.comb): 10_000, id(math.perm): 10_000}
+_MATH_OF_ITERABLES = {id(math.fsum), id(math.prod)}
+# methods of Python's containers that run over an iterable argument in C (its items are taken
+# in full first, bounded, so a range of 10**9 numbers stops at the item limit, not minutes later)
+_ITERABLE_ARGUMENT_METHODS = frozenset((
+    "extend", "extendleft", "update", "subtract", "union", "intersection", "difference",
+    "symmetric_difference", "issubset", "issuperset", "isdisjoint"))
+_SIZED = (list, tuple, dict, set, frozenset, str, collections.deque)
+# the collections whose constructor runs over an iterable in C: which arguments may be one
+_COLLECTION_ITERABLE_ARGS = {collections.Counter: slice(0, 1), collections.deque: slice(0, 1),
+                             collections.defaultdict: slice(1, 2)}
 
 
 class RandomModule:
@@ -167,9 +180,12 @@ class Expressions:
             # @value.setter in a class body: a property with the program's own function
             return BuiltinFunction(name, lambda fn: getattr(obj, name)(
                 self.builtins.program_function(fn)))
-        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields: nothing at all
+        if isinstance(obj, LAZY_ITERATORS):  # no frame, code or gi_* fields
+            if isinstance(obj, ProgramGenerator) and name in GENERATOR_METHODS:
+                return BuiltinFunction(name, getattr(obj, name))
             raise self.not_allowed(node, f".{name} of a generator is not available in the "
-                                   "playground (iterate it, or call next())")
+                                   "playground (iterate it, call next(), send(), throw() or "
+                                   "close())")
         owner = obj if isinstance(obj, type) else type(obj)
         if is_user_class(owner):
             if self.user_attr_allowed(obj, owner, name):
@@ -225,7 +241,10 @@ class Expressions:
         if private or not policy.attr_allowed(obj, name):
             if isinstance(obj, types.ModuleType):
                 where = policy.namespace_path(obj)
-                if hasattr(obj, name) or name in ("nn", "optim") or name.startswith("_"):
+                # a name the engine or torch has (torch.save, nn.LSTM): not here, said so;
+                # a name neither has: Python's AttributeError, as torch would raise it
+                if (hasattr(obj, name) or name in ("nn", "optim") or name.startswith("_")
+                        or name in TORCH_API_NAMES.get(where, ())):
                     raise self.not_allowed(node, f"{where}.{name} is not available in the "
                                            "playground")
                 raise AttributeError(f"module '{where}' has no attribute '{name}'")
@@ -329,7 +348,11 @@ class Expressions:
                     raise TypeError(f"got multiple values for keyword argument '{k.arg}'")
                 kwargs[k.arg] = value
         self.node = node
-        return self.call(fn, args, kwargs, node, self_obj)
+        value = self.call(fn, args, kwargs, node, self_obj)
+        del fn, args, kwargs, self_obj  # a generator the call let go of (next(gen())) goes
+        if self.dropped:
+            self.close_dropped()
+        return value
 
     def call(self, fn, args: list, kwargs: dict, node, self_obj=None):
         self.check_callable(fn, node)
@@ -354,8 +377,26 @@ class Expressions:
                 return result
             elif isinstance(fn, type) and fn in policy.layer_classes:
                 guard_constructor(tuple(args), kwargs, self.limits)
-            elif isinstance(fn, types.BuiltinMethodType) and _is_python_value(fn.__self__):
+            elif isinstance(fn, type) and fn in _COLLECTION_ITERABLE_ARGS:
+                part = _COLLECTION_ITERABLE_ARGS[fn]
+                args[part] = [a if isinstance(a, _SIZED) else self.iterate(a, node)
+                              for a in args[part]]
+            elif isinstance(fn, (types.BuiltinMethodType, types.MethodType)) and \
+                    _is_python_value(fn.__self__):
                 self.guard_method(fn, args, kwargs)
+            elif id(fn) in _MATH_OF_ITERABLES:
+                # math.fsum/prod run over their iterable in C: taken in full here (bounded),
+                # and prod multiplies step by step, each product checked as `*` is
+                items = self.iterate(args[0], node) if args else []
+                if fn is math.fsum:
+                    result = math.fsum(items)
+                else:
+                    result = kwargs.get("start", 1)
+                    for item in items:
+                        result = self.binop(operator.mul, result, item, node)
+                self.node = node
+                self.check_value(result)
+                return result
             elif id(fn) in _MATH_ARG_CAPS:
                 cap = _MATH_ARG_CAPS[id(fn)]
                 if any(is_number(a) and abs(a) > cap for a in args):
@@ -388,9 +429,12 @@ class Expressions:
             args[0] = parts
         elif name == "format" and isinstance(receiver, str):
             raise AssertionError("str.format is interpreted")  # pragma: no cover
-        elif name in ("extend", "update") and args:
-            n = len(args[0]) if isinstance(args[0], (list, tuple, dict, set, str)) else 0
-            self.check_size(receiver, len(receiver) + n)
+        elif name in _ITERABLE_ARGUMENT_METHODS and args:
+            for i, arg in enumerate(args):
+                if not isinstance(arg, _SIZED):
+                    args[i] = self.iterate(arg, self.node)
+            if name in ("extend", "extendleft", "update", "union"):
+                self.check_size(receiver, len(receiver) + sum(len(a) for a in args))
 
     def check_callable(self, fn, node) -> None:
         policy = self.policy
@@ -407,6 +451,8 @@ class Expressions:
             # the program's own methods, and the engine's reachable through an allowed attribute
             if isinstance(fn.__func__, UserFunction) or isinstance(fn.__self__, RandomModule):
                 return
+            if _is_python_value(fn.__self__) and fn.__name__ in _python_methods(fn.__self__):
+                return  # a Counter's methods (written in Python)
             if fn.__func__ is _APPLY and is_user_class(fn.__self__):
                 return  # MyFn.apply of the program's own Function
             if policy.is_engine_object(fn.__self__):
@@ -448,8 +494,8 @@ class Expressions:
         return result
 
     def check_sequence_op(self, fn, a, b) -> None:
-        """str/list/tuple + and * grow values: check the size before computing it."""
-        seqs = (str, list, tuple)
+        """str/list/tuple/deque + and * grow values: check the size before computing it."""
+        seqs = (str, list, tuple, collections.deque)
         if fn in (operator.mul, operator.imul):
             seq, times = (a, b) if isinstance(a, seqs) else (b, a)
             if isinstance(seq, seqs) and type(times) in (int, bool):
@@ -477,7 +523,7 @@ class Expressions:
                                     f"{self.limits.max_int_bits} bits)")
         elif t is str:
             self.check_size(value, len(value))
-        elif t in (list, tuple, dict, set, frozenset):
+        elif issubclass(t, CONTAINER_TYPES):
             self.check_nested(value)
 
     def check_nested(self, value) -> None:
@@ -496,7 +542,7 @@ class Expressions:
                                     f"than {cap:,} items (the limit is {cap:,})")
             items = v.values() if isinstance(v, dict) else v
             for item in items:
-                if type(item) in (list, tuple, dict, set, frozenset):
+                if isinstance(item, CONTAINER_TYPES):
                     stack.append((item, d + 1))
                 elif type(item) is str and len(item) > self.limits.max_string_chars:
                     self.check_size(item, len(item))
@@ -529,11 +575,25 @@ class Expressions:
             fn = COMPARE[type(op)]
             if isinstance(left, engine.Tensor) and isinstance(right, engine.Tensor):
                 guard_broadcast([left, right], self.limits)
-            result = fn(left, right)
+            if type(right) is range and type(op) in (ast.In, ast.NotIn):
+                result = self.in_range(left, right) == (type(op) is ast.In)
+            else:
+                result = fn(left, right)
             if len(node.ops) > 1 and not result:  # a chain stops at the first false link
                 return result
             left = right
         return result
+
+    def in_range(self, item, r: range) -> bool:
+        """`item in r`. Python answers at once for an int; for anything else it compares item
+        with each number of the range in turn, which for range(10**9) takes minutes: a float
+        equals a number exactly when it is a whole number equal to it, and anything else is
+        compared with the numbers taken in full (bounded)."""
+        if type(item) in (int, bool):
+            return item in r
+        if type(item) is float:
+            return item.is_integer() and int(item) in r
+        return item in self.iterate(r, self.node)
 
     def elements(self, nodes) -> list:
         out = []
@@ -592,10 +652,12 @@ class Expressions:
                     isinstance(index, engine.Tensor) and index.numel() == 1):
                 raise TypeError(f"{type(obj).__name__} indices must be integers or slices, not "
                                 f"{type(index).__name__}")
-        elif isinstance(obj, dict):
-            pass
+        elif isinstance(obj, (dict, collections.deque)):
+            pass  # a dict's keys are any value; a deque raises Python's error for a bad index
         elif isinstance(obj, nn.Module):
-            if not isinstance(index, (int, slice)) or not hasattr(type(obj), "__getitem__"):
+            if isinstance(obj, nn.ModuleDict) and isinstance(index, str):
+                pass  # a ModuleDict is indexed by name
+            elif not isinstance(index, (int, slice)) or not hasattr(type(obj), "__getitem__"):
                 raise self.not_allowed(node, f"{_kind_name(obj)} cannot be indexed like this")
         elif isinstance(obj, engine.Size):
             pass
@@ -698,22 +760,23 @@ class Expressions:
 
 
 
-_PY_TYPES = (str, list, tuple, dict, set, int, float)
+_PY_TYPES = (str, list, tuple, dict, set, int, float, collections.deque)
 
 
 def _is_python_value(obj) -> bool:
-    """One of Python's own values (an OrderedDict, such as a state_dict, is a dict)."""
+    """One of Python's own values (an OrderedDict, such as a state_dict, a defaultdict and a
+    Counter are dicts)."""
     return type(obj) in _PY_TYPES or isinstance(obj, dict)
 
 
 def _python_methods(obj):
     """The allowlist of methods for one of Python's own values, or None for other objects."""
     t = type(obj)
-    if t is bool:
-        return frozenset()
+    if t is bool:  # an int: True.real is 1
+        return PYTHON_METHODS[int]
     if t in PYTHON_METHODS:  # exactly these types: torch.Size is a tuple with its own rules
         return PYTHON_METHODS[t]
-    if isinstance(obj, dict):  # OrderedDict
+    if isinstance(obj, dict):  # OrderedDict, defaultdict
         return PYTHON_METHODS[dict]
     return None
 

@@ -136,7 +136,8 @@ def _yield_statements(stmts) -> set:
     def visit(stmt) -> bool:
         if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
             return False
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
+        if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, (ast.Yield,
+                                                                              ast.YieldFrom)):
             found.add(id(stmt))
             return True
         holds = False

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import warnings
+import weakref
 
 from .._engine import engine
 from ..limits import (
@@ -38,7 +39,7 @@ from .generators import Generators
 from .loops import DetailRequest
 from .matching import Matching
 from .parse import Program, parse
-from .policy import Policy
+from .policy import shared_policy
 from .records import (
     ProgramError,
     RunResult,
@@ -46,11 +47,13 @@ from .records import (
     Step,
     WarningRecord,
     exception_message,
+    forget_traceback,
 )
 from .statements import _CONTROL, _EXEC, _SIMPLE, _STMT_KIND, Statements, _Raised, _Stop
 
 _observer = engine.observer
 _budget = engine.budget
+_engine_state = engine.state
 _grad_mode = engine.autograd.grad_mode
 
 
@@ -87,7 +90,7 @@ class Interpreter:
         self.limits = limits or default_limits()
         self.observer = observer
         self.deadline = deadline
-        self.policy = Policy()
+        self.policy = shared_policy()
         # iterations of long loops to keep in full detail: (header statement, loop path) pairs
         self.detail = DetailRequest(detail)
 
@@ -139,6 +142,9 @@ class _Run(Statements, Expressions, Generators, Matching):
         self.budget = Budget(self.limits, interp.deadline)
         self.observer = LimitObserver(self.budget, interp.observer)
         self.budget_observer = LimitObserver(self.budget)  # the budget alone (see call_function)
+        # the program's torch.set_printoptions, switched in for each statement like its grad
+        # mode: a run starts from torch's defaults and leaves the host's options alone
+        self.print_options = dict(_engine_state.PRINT_DEFAULTS)
         self.grad_enabled = True  # the program's own grad mode, kept apart from the host's
         self.inference = False  # and its own inference mode (torch.inference_mode())
         self.loop: tuple = ()
@@ -152,6 +158,13 @@ class _Run(Statements, Expressions, Generators, Matching):
         # as the run; a table shared by runs would hand a new node an old node's scope once an
         # id is reused
         self.scopes: dict = {}
+        # the program's generators (generators.py): those made in this run (weakly), the one
+        # being resumed, and those the program let go of while they wait, to be closed at the
+        # next safe point; `open` while the run may still run program code
+        self.generators: weakref.WeakSet = weakref.WeakSet()
+        self.driving = None
+        self.dropped: list = []
+        self.open = False
         # optional program-level hooks of the observer (the session's recorder uses them):
         # program_bind(name, value) when a name is bound, program_output(text) on each print,
         # program_parsed(program) once the program is parsed (its numbered statements)
@@ -191,10 +204,21 @@ class _Run(Statements, Expressions, Generators, Matching):
             return
         if self.on_parsed is not None:
             self.on_parsed(self.program)
+        self.open = True
         try:
-            yield from self.block(self.program.tree.body)
-        except (_Stop, _Raised) as stop:
-            self.error = stop.error
+            try:
+                yield from self.block(self.program.tree.body)
+            except _Raised as raised:
+                self.error = raised.error
+            # the program ends (a runtime error ends it too): its generators still waiting
+            # are closed, as Python closes them at exit (generators.py)
+            yield from self.close_at_end()
+        except _Stop as stop:
+            if self.error is None:
+                self.error = stop.error
+        finally:
+            self.open = False  # after a limit or policy error no program code runs
+            self.dropped.clear()
 
     def block(self, stmts):
         if self.depth:  # no steps: run the statements directly (no generator per statement)
@@ -207,6 +231,8 @@ class _Run(Statements, Expressions, Generators, Matching):
         """Run statements that make no steps (inside a call or a stretch of quiet iterations)."""
         count = self.budget.count_statement
         for stmt in stmts:
+            if self.dropped:  # generators the program let go of (generators.py)
+                self.close_dropped()
             do = _SIMPLE.get(type(stmt))
             if do is not None:
                 count()
@@ -215,6 +241,8 @@ class _Run(Statements, Expressions, Generators, Matching):
             else:
                 for _ in _EXEC[type(stmt)](self, stmt):
                     raise AssertionError("a step inside a call")  # pragma: no cover
+        if self.dropped:
+            self.close_dropped()
 
     def statement(self, stmt, fn, kind: str | None = None, at=None):
         """Run fn(stmt) as one statement; returns what fn returns. At the module level it is a
@@ -222,11 +250,17 @@ class _Run(Statements, Expressions, Generators, Matching):
         if self.depth:
             self.budget.count_statement()
             self.node = stmt
-            return fn(stmt)
+            value = fn(stmt)
+            if self.dropped:
+                self.close_dropped()
+            return value
         step, value, signal = self.simple(stmt, fn, kind, at)
         yield step
         if signal is not None:
-            raise signal
+            try:  # no reference left in this frame (records.forget_traceback)
+                raise signal
+            finally:
+                signal = None
         return value
 
     def simple(self, stmt, fn, kind: str | None = None, at=None):
@@ -262,6 +296,9 @@ class _Run(Statements, Expressions, Generators, Matching):
             prev_inference = _grad_mode.state.inference
             prev_obs = _observer.state.observer
             prev_budget = _budget.state.budget
+            engine_state = _engine_state.current()
+            prev_print = engine_state.print_options
+            engine_state.print_options = self.print_options
             _grad_mode.state.grad_enabled = self.grad_enabled
             _grad_mode.state.inference = self.inference
             _observer.state.observer = self.observer
@@ -271,7 +308,11 @@ class _Run(Statements, Expressions, Generators, Matching):
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     try:
+                        if self.dropped:  # let go of between steps (generators.py)
+                            self.close_dropped()
                         value = fn(stmt)
+                        if self.dropped:
+                            self.close_dropped()
                     finally:
                         self.record_warnings(caught, step)
             except _CONTROL as control:
@@ -288,6 +329,7 @@ class _Run(Statements, Expressions, Generators, Matching):
                                   limit="max_total_elements")
             except Exception as e:  # an engine or Python error: reported as torch reports it
                 exc = e
+                forget_traceback(e)
                 error = src.error("runtime", exception_message(e), self.node, exc_type=type(e).__name__)
             finally:
                 self.grad_enabled = _grad_mode.state.grad_enabled
@@ -296,6 +338,7 @@ class _Run(Statements, Expressions, Generators, Matching):
                 _grad_mode.state.inference = prev_inference
                 _observer.state.observer = prev_obs
                 _budget.state.budget = prev_budget
+                engine_state.print_options = prev_print
         if self.output.tell() != out_start:
             step.output = self.output.getvalue()[out_start:]
         step.error = error

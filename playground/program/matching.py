@@ -39,6 +39,7 @@ _PYTHON_CLASSES = frozenset(("super", "staticmethod", "classmethod", "property",
 _C_TYPE_NAMES = {engine.Size: "torch.Size", engine.dtypes.dtype: "torch.dtype",
                  engine.device: "torch.device", engine.Generator: "torch._C.Generator"}
 _LEGACY_TYPE = type(engine.FloatTensor)
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, named by __name__
 _MISSING = object()
 
 
@@ -59,6 +60,8 @@ def type_name(cls) -> str:
         return f"torch.{cls.__name__}"
     if cls.__module__ == "torch.return_types":
         return f"torch.return_types.{cls.__name__}"
+    if not cls.__flags__ & _HEAP_TYPE and cls.__module__ != "builtins":
+        return f"{cls.__module__}.{cls.__qualname__}"  # a C type's tp_name: collections.deque
     return cls.__name__
 
 

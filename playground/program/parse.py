@@ -84,6 +84,7 @@ def parse(text: str, limits: Limits | None = None) -> Program:
                         f"limit is {limits.max_statements:,})", stmts[limits.max_statements],
                         limit="max_statements")
     v = Validator(src, limits)
+    v.collect_future_imports(tree)
     v.collect_bound(tree)
     v.body(tree.body)
     return Program(text, tree, stmts, {id(n): i for i, n in enumerate(stmts)})

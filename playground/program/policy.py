@@ -6,8 +6,10 @@ to the engine is reachable without touching this module."""
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import types
+import typing
 
 from .._engine import engine
 
@@ -41,7 +43,7 @@ NAMESPACES = {
 
 _TORCH_NAMES = (
     "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-    "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
+    "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "rand", "randn", "rand_like",
     "randn_like", "randint", "randint_like", "randperm", "normal", "bernoulli", "multinomial",
     "manual_seed", "initial_seed", "seed", "Generator", "get_rng_state", "set_rng_state",
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
@@ -49,6 +51,7 @@ _TORCH_NAMES = (
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
+    "set_printoptions",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
                    "function", "functional", "gradcheck", "gradgradcheck")
@@ -77,6 +80,7 @@ MODULE_METHODS = frozenset((
     "state_dict", "load_state_dict", "buffers", "named_buffers", "register_buffer",
     "register_parameter", "add_module", "register_module", "get_submodule", "extra_repr",
     "register_forward_hook", "register_forward_pre_hook",
+    "keys", "items", "values", "pop", "clear", "update",  # an nn.ModuleDict's
 ))
 OPTIMIZER_ATTRS = frozenset(("step", "zero_grad", "param_groups", "defaults", "state",
                              "state_dict", "load_state_dict", "add_param_group"))
@@ -90,6 +94,7 @@ SCHEDULER_ATTRS = frozenset((
     "step", "get_last_lr", "get_lr", "state_dict", "load_state_dict", "optimizer",
     "last_epoch", "base_lrs",
     "step_size", "gamma", "T_max", "eta_min",  # StepLR, ExponentialLR, CosineAnnealingLR
+    "milestones", "start_factor", "end_factor", "total_iters",  # MultiStepLR, LinearLR, ...
     "mode", "factor", "patience", "threshold", "threshold_mode", "cooldown", "min_lrs", "eps",
     "best", "num_bad_epochs", "cooldown_counter", "in_cooldown", "is_better",  # ReduceLROnPlateau
 ))
@@ -139,15 +144,23 @@ PYTHON_METHODS = {
     set: frozenset(("add", "clear", "copy", "difference", "discard", "intersection",
                     "isdisjoint", "issubset", "issuperset", "pop", "remove", "symmetric_difference",
                     "union", "update")),
+    collections.deque: frozenset(("append", "appendleft", "clear", "copy", "count", "extend",
+                                  "extendleft", "index", "insert", "maxlen", "pop", "popleft",
+                                  "remove", "reverse", "rotate")),
     int: frozenset(("bit_length", "real", "imag")),
     float: frozenset(("is_integer", "real", "imag", "hex")),
 }
+PYTHON_METHODS[collections.Counter] = PYTHON_METHODS[dict] | frozenset((
+    "elements", "most_common", "subtract", "total"))
 # the methods above that change their receiver (its size is checked after the call)
-GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault"))
+GROWING_METHODS = frozenset(("append", "extend", "insert", "update", "add", "setdefault",
+                             "appendleft", "extendleft"))
+# Python's containers a program may make: counted item by item when they nest
+CONTAINER_TYPES = (list, tuple, dict, set, frozenset, collections.deque)
 
 # Python modules a program may import: the module object (None: made per run, see
 # RandomModule in expressions.py) and the names it offers
-PYTHON_MODULES = {"math": math, "random": None, "collections": collections}
+PYTHON_MODULES = {"math": math, "random": None, "collections": collections, "typing": typing}
 
 # the exception types a program may name, raise and catch (Python's names, as torch raises them)
 EXCEPTIONS = {e.__name__: e for e in (
@@ -169,7 +182,13 @@ MATH_NAMES = frozenset((
 # `import random`: the methods of the run's own random.Random (seeded per run)
 RANDOM_NAMES = frozenset(("seed", "random", "uniform", "randint", "randrange", "choice",
                           "choices", "shuffle", "sample", "gauss", "normalvariate"))
-COLLECTIONS_NAMES = frozenset(("OrderedDict",))
+COLLECTIONS_NAMES = frozenset(("OrderedDict", "defaultdict", "Counter", "deque"))
+# `from typing import ...` for type hints: annotations are checked, never evaluated, so these
+# names only need to exist (as values they are typing's own objects, with no attribute readable)
+TYPING_NAMES = frozenset((
+    "Any", "Callable", "Dict", "FrozenSet", "Generator", "Iterable", "Iterator", "List",
+    "Literal", "Mapping", "Optional", "Sequence", "Set", "Tuple", "Type", "Union",
+))
 
 
 class Policy:
@@ -200,6 +219,7 @@ class Policy:
                                              "random_split", "default_collate"})
         self._add_python("math", math, MATH_NAMES)
         self._add_python("collections", collections, COLLECTIONS_NAMES)
+        self._add_python("typing", typing, TYPING_NAMES)
         # every callable a program can reach through a namespace
         self.callables: set = set()
         self.classes: set = set()
@@ -301,3 +321,11 @@ class Policy:
         return isinstance(obj, (engine.Tensor, Node, HookHandle, engine.Generator, Size, DType,
                                 nn.Module, optim.Optimizer, lr_scheduler.LRScheduler,
                                 data.Dataset, data.DataLoader, data.LoaderIterator))
+
+
+@functools.cache
+def shared_policy() -> Policy:
+    """The process's one Policy. It only reads the engine's modules, which no program can change
+    (a program may assign attributes of its own objects and of tensors, never of a module), so
+    every run can share it; making one per run cost more than a small program's whole run."""
+    return Policy()

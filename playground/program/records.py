@@ -127,3 +127,25 @@ def exception_message(e: BaseException) -> str:
     if isinstance(e, KeyError) and len(e.args) == 1:
         return repr(e.args[0])
     return str(e)
+
+
+# == exceptions passing through the interpreter ===================================================
+
+def forget_traceback(exc: BaseException) -> None:
+    """The program caught exc (or its step shows it): the interpreter's own frames it passed
+    through are of no use (a program never holds a traceback) and would keep alive what those
+    frames hold (a frame holding the exception it raised is a cycle with the traceback, freed
+    only when the cyclic collector runs, so the interpreter raises what it holds with
+    `try: raise x` / `finally: x = None`). The program's frames it left stay with it
+    (keep_frame), as a traceback keeps them in Python."""
+    exc.__traceback__ = None
+
+
+def keep_frame(exc: BaseException, frame) -> None:
+    """exc leaves a call of the program's function: like Python's traceback it keeps that
+    call's scope alive (a generator the call held is closed when the exception goes), the
+    innermost freed first (a list frees its items from the last)."""
+    exc.__dict__.setdefault(PROGRAM_FRAMES, []).insert(0, frame)
+
+
+PROGRAM_FRAMES = "__program_frames__"  # a name no program can read or write

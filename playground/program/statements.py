@@ -6,8 +6,11 @@ steps) and its expression evaluation (expressions.py) through self.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
+import collections
+import itertools
 import types
 
 from .._engine import engine
@@ -41,7 +44,12 @@ from .policy import (
     Ctx,
     UserFunctionBase,
 )
-from .records import ProgramError, exception_message
+from .records import (
+    ProgramError,
+    exception_message,
+    forget_traceback,
+    keep_frame,
+)
 
 _data = engine.utils.data
 _optim = engine.optim
@@ -105,8 +113,9 @@ _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.Generator
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),
                    type({}.keys()), type({}.values()), type({}.items()), type(iter({})),
                    type(iter(set())), type(reversed([])), type(iter(reversed(range(0)))),
+                   type(itertools.chain()),  # Counter.elements()
                    *LAZY_ITERATORS)
-_CONTAINERS = (list, tuple, str, dict, set, frozenset)
+_CONTAINERS = (list, tuple, str, dict, set, frozenset, collections.deque)
 # math functions whose cost grows with an argument: the largest argument allowed
 
 class Statements:
@@ -156,19 +165,22 @@ class Statements:
         items = yield from self.statement(stmt, lambda s: self.loop_items(self.eval(s.iter), s),
                                           "for")
         if isinstance(items, (_data.LoaderIterator, *LAZY_ITERATORS)):
-            yield from self.for_each_batch(stmt, items)
+            holder = [items]  # for_each_batch holds the loop's only reference to it
+            items = None
+            yield from self.for_each_batch(stmt, holder)
             return
         loop = self.loop_begin(stmt, len(items))
         outer = self.loop
         n = 0
         count = len(items)
+        ended = None
         try:
             while n < count:
                 if not self.depth and not loop.keeps(n):
                     n, ended = yield from self.quiet_stretch(
                         stmt, loop, outer, n, lambda k: items[k] if k < count else _END)
                     if ended == "break":
-                        return
+                        break
                     continue
                 self.count_iteration(n, stmt, loop)
                 self.loop = outer + (n,)
@@ -178,13 +190,27 @@ class Statements:
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
-                    return
+                    ended = "break"
+                    break
                 except _Continue:
                     pass
+        except BaseException as e:
+            ended = "fatal" if isinstance(e, (_Stop, GeneratorExit, *_FATAL)) else "raised"
+            raise
         finally:
             self.loop = outer
             self.loop_end(loop)
-        yield from self.block(stmt.orelse)
+            items = None  # noqa: F841 - the loop lets go of its items (generators.py)
+            yield from self.loop_let_go(ended)
+        if ended != "break":
+            yield from self.block(stmt.orelse)
+
+    def loop_let_go(self, ended):
+        """A loop ended and let go of what it iterated: close the generators that dropped
+        (generators.py), before what follows the loop, as Python closes them; not when the run
+        ends with a limit or policy error (no program code runs then)."""
+        if self.dropped and ended != "fatal":
+            yield from self.close_steps()
 
     # -- the long-loop rule (loops.py) ------------------------------------------------------
     def loop_begin(self, stmt, length) -> Loop:
@@ -282,23 +308,26 @@ class Statements:
         self.loop = outer
         return state[0], state[1]
 
-    def for_each_batch(self, stmt, batches):
+    def for_each_batch(self, stmt, holder):
         """A for loop over a DataLoader or a generator: each item is made when the loop asks for
         it, in a step of the loop's header, as Python and torch make it (so what the dataset's
         or the generator's code prints or draws happens between the iterations, in their
-        order). Its length counts as unknown for the long-loop rule (like a while loop's)."""
+        order). Its length counts as unknown for the long-loop rule (like a while loop's).
+        holder: a list with the iterator, taken out here so that this loop holds the only
+        reference the interpreter has (a generator the program let go of is closed when the
+        loop ends, generators.py)."""
+        batches = holder.pop()
         end = _END
         loop = self.loop_begin(stmt, None)
         outer = self.loop
         n = 0
+        ended = item = None
         try:
             while True:
                 if not self.depth and not loop.keeps(n):
                     n, ended = yield from self.quiet_stretch(
                         stmt, loop, outer, n, lambda k: next(batches, end))
-                    if ended == "break":
-                        return
-                    if ended == "done":
+                    if ended in ("break", "done"):
                         break
                     continue
                 self.loop = outer + (n,)
@@ -308,20 +337,27 @@ class Statements:
                     break
                 self.count_iteration(n, stmt, loop)
                 self.assign(stmt.target, item, announce=False)
+                item = None
                 n += 1
                 try:
                     yield from self.block(stmt.body)
                 except _Break:
-                    return
+                    ended = "break"
+                    break
                 except _Continue:
                     pass
+        except BaseException as e:
+            ended = "fatal" if isinstance(e, (_Stop, GeneratorExit, *_FATAL)) else "raised"
+            raise
         finally:
             self.loop = outer
             self.loop_end(loop)
-            # a generator the loop broke off is dropped here, as Python drops it after the
-            # loop (generators.py), not when a traceback holding this frame is collected
-            batches = None  # noqa: F841
-        yield from self.block(stmt.orelse)
+            # the loop lets go of its iterator here, as Python's does after the loop (not when
+            # a traceback holding this frame is collected): a generator dropped is closed now
+            batches = item = None  # noqa: F841
+            yield from self.loop_let_go(ended)
+        if ended != "break":
+            yield from self.block(stmt.orelse)
 
     def count_iteration(self, n: int, stmt, loop: Loop) -> None:
         """Iteration n's body is about to run: within the loop limit?"""
@@ -403,7 +439,10 @@ class Statements:
             if swallow and exc is not None:
                 pending = None
         if pending is not None:
-            raise pending
+            try:  # no reference left in this frame (records.forget_traceback)
+                raise pending
+            finally:
+                pending = None
 
     def context_method(self, cm, name: str, node):
         """cm.__enter__ / cm.__exit__ of a program's own context manager, bound."""
@@ -460,7 +499,9 @@ class Statements:
                 handler = self.find_handler(stmt, exc)
                 if handler is None:
                     raise
+                forget_traceback(exc)
                 yield from self.run_handler(handler, exc)
+                exc = None  # the exception goes with the handler, as in Python
             else:
                 yield from self.block(stmt.orelse)
         except (GeneratorExit, _Stop, *_FATAL):
@@ -469,7 +510,10 @@ class Statements:
             pending = e
         yield from self.block(stmt.finalbody)
         if pending is not None:
-            raise pending
+            try:  # no reference left in this frame (records.forget_traceback)
+                raise pending
+            finally:
+                pending = None
 
     def find_handler(self, stmt, exc):
         for handler in stmt.handlers:
@@ -547,6 +591,10 @@ class Statements:
                 self.bind(top, self.import_module(top))
 
     def do_importfrom(self, stmt) -> None:
+        if stmt.module == "__future__":  # a no-op here; the name is bound as Python binds it
+            for alias in stmt.names:
+                self.bind(alias.asname or alias.name, getattr(__future__, alias.name))
+            return
         module = self.import_module(stmt.module)
         for alias in stmt.names:
             sub_path = f"{stmt.module}.{alias.name}"
@@ -581,7 +629,8 @@ class Statements:
             obj = self.eval(target.value)
             index = self.eval(target.slice)
             self.node = target
-            if not isinstance(obj, (list, dict)):
+            if not isinstance(obj, (list, dict, collections.deque)) and not (
+                    isinstance(obj, nn.ModuleDict) and isinstance(index, str)):
                 raise self.not_allowed(target, f"items of {_kind_name(obj)} cannot be deleted")
             del obj[index]
         else:  # attributes: `del x.grad` is torch's way of clearing a gradient
@@ -753,6 +802,10 @@ class Statements:
                     value = None
                 except _Return as r:
                     value = r.value
+        except Exception as e:
+            if not isinstance(e, _FATAL):
+                keep_frame(e, frame)
+            raise
         finally:
             for cm in reversed(managers):
                 cm.__exit__(None, None, None)
@@ -936,12 +989,14 @@ class Statements:
             if isinstance(value, engine.Tensor):
                 guard_broadcast([obj, value], self.limits)
             obj[index] = value
-        elif type(obj) is list or isinstance(obj, dict):
+        elif type(obj) is list or isinstance(obj, (dict, collections.deque)):
             if isinstance(obj, dict) and index not in obj:
                 self.check_size(obj, len(obj) + 1)
             obj[index] = value
             if type(index) is slice:
                 self.check_size(obj, len(obj))
+        elif isinstance(obj, nn.ModuleDict) and isinstance(index, str):
+            obj[index] = value  # the engine registers it (a Module, or torch's TypeError)
         else:
             raise self.not_allowed(node, f"only items of tensors, lists and dicts can be "
                                    f"assigned (not items of {_kind_name(obj)})")

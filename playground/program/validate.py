@@ -91,10 +91,12 @@ REJECTED = {
     "TryStar": "except* is not allowed",
     "TemplateStr": "template strings are not allowed",
     "Interpolation": "template strings are not allowed",
-    "Yield": "yield is allowed only as a statement of its own in a function (`yield value`, "
-             "`yield from items`), not inside an expression",
-    "YieldFrom": "yield is allowed only as a statement of its own in a function (`yield value`, "
-                 "`yield from items`), not inside an expression",
+    "Yield": "yield is allowed as a statement of its own in a function (`yield value`, `yield "
+             "from items`) or as the value of an assignment (`x = yield value`), not inside "
+             "another expression",
+    "YieldFrom": "yield is allowed as a statement of its own in a function (`yield value`, "
+                 "`yield from items`) or as the value of an assignment (`x = yield from g`), "
+                 "not inside another expression",
     "Await": "await is not allowed",
     "AsyncFor": "async for is not allowed",
     "AsyncWith": "async with is not allowed",
@@ -106,6 +108,9 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 READABLE_DUNDERS = ("__name__", "__class__", "__version__")
 MATCH_ARGS = "__match_args__"  # a class body may assign it (class patterns read it)
+FUTURE_FEATURES = frozenset(("nested_scopes", "generators", "division", "absolute_import",
+                             "with_statement", "print_function", "unicode_literals",
+                             "barry_as_FLUFL", "generator_stop", "annotations"))
 
 
 def _is_dunder(name: str) -> bool:
@@ -152,11 +157,24 @@ class Validator:
         self.in_loop = 0
         self.in_class = 0
         self.pattern_loc = None  # the pattern the compiler would be at (stmt_Match)
+        self.future_imports: set = set()  # ids of the `from __future__` imports Python allows
 
     def fail(self, node, message: str, kind: str = "not_allowed", **extra):
         raise self.src.error(kind, message, node, **extra)
 
     # -- names bound anywhere in the program (a first pass) ------------------------------------
+    def collect_future_imports(self, tree) -> None:
+        """The `from __future__` imports Python accepts: those before any other statement
+        (a docstring may come first)."""
+        body = tree.body
+        start = 1 if body and isinstance(body[0], ast.Expr) and isinstance(
+            body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
+        for stmt in body[start:]:
+            if not (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+                    and not stmt.level):
+                break
+            self.future_imports.add(id(stmt))
+
     def collect_bound(self, tree) -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -198,6 +216,9 @@ class Validator:
                 self.check_name(node, alias.asname)
 
     def stmt_ImportFrom(self, node) -> None:
+        if node.module == "__future__" and not node.level:
+            self.future_import(node)
+            return
         if node.level:
             self.fail(node, "relative imports are not allowed")
         self.check_import_path(node, node.module or "")
@@ -208,10 +229,31 @@ class Validator:
             if alias.asname is not None:
                 self.check_name(node, alias.asname)
 
+    def future_import(self, node) -> None:
+        """`from __future__ import annotations`: Python's compile-time rules (first in the
+        file, known features); each feature is a no-op here (annotations are never
+        evaluated), bound to its name as Python binds it."""
+        if id(node) not in self.future_imports:
+            self.fail(node, "from __future__ imports must occur at the beginning of the file",
+                      kind="syntax", exc_type="SyntaxError")
+        for alias in node.names:
+            if alias.name == "braces":
+                self.fail(node, "not a chance", kind="syntax", exc_type="SyntaxError")
+            if alias.name not in FUTURE_FEATURES:
+                self.fail(node, f"future feature {alias.name} is not defined", kind="syntax",
+                          exc_type="SyntaxError")
+            if alias.name == "barry_as_FLUFL":
+                self.fail(node, "from __future__ import barry_as_FLUFL is not allowed")
+            if alias.asname is not None:
+                self.check_name(node, alias.asname)
+
     def stmt_Assign(self, node) -> None:
         for target in node.targets:
             self.target(target)
-        self.expr(node.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)  # x = yield value: what send() passes in
+        else:
+            self.expr(node.value)
 
     def stmt_AnnAssign(self, node) -> None:
         # the annotation is never evaluated (as in a function body); it is still checked
@@ -229,16 +271,20 @@ class Validator:
         self.expr(node.value)
 
     def stmt_Expr(self, node) -> None:
-        value = node.value
-        if isinstance(value, (ast.Yield, ast.YieldFrom)):
-            # a generator function's yield: a statement of its own (generators.py runs them)
-            if not self.in_function or self.in_class:
-                self.fail(node, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
-                          " outside function", kind="syntax", exc_type="SyntaxError")
-            if value.value is not None:
-                self.expr(value.value)
+        if isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            self.yield_statement(node)
             return
-        self.expr(value)
+        self.expr(node.value)
+
+    def yield_statement(self, node) -> None:
+        """A generator function's yield: a statement of its own or an assignment's value
+        (generators.py runs them)."""
+        value = node.value
+        if not self.in_function or self.in_class:
+            self.fail(value, f"'{'yield' if isinstance(value, ast.Yield) else 'yield from'}'"
+                      " outside function", kind="syntax", exc_type="SyntaxError")
+        if value.value is not None:
+            self.expr(value.value)
 
     def stmt_Pass(self, node) -> None:
         pass
@@ -507,7 +553,7 @@ class Validator:
 
     def check_import_path(self, node, path: str) -> None:
         if path not in NAMESPACES and path not in PYTHON_MODULES:
-            self.fail(node, f"only torch and its namespaces, math, random and collections can "
+            self.fail(node, f"only torch and its namespaces, math, random, collections and typing can "
                       f"be imported (not {path!r})")
 
     def check_name(self, node, name: str) -> None:

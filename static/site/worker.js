@@ -25,8 +25,10 @@ let handle = null; // Python: text -> text, once the engine is loaded
 let fatal = null; // a message, once loading has failed
 const queue = []; // requests that arrived while loading
 
+// `origin`: when this script began, on the clock every context shares (performance.timeOrigin)
 function status(phase, text, extra = {}) {
-  self.postMessage({ gradplay: "status", phase, text, at: since(T0), timings: { ...timings }, ...extra });
+  self.postMessage({ gradplay: "status", phase, text, at: since(T0), origin: performance.timeOrigin + T0,
+                     timings: { ...timings }, ...extra });
 }
 
 function requestId(text) {
@@ -42,11 +44,18 @@ function errorReply(text, kind, message) {
   return JSON.stringify({ type: "error", id: requestId(text), seconds: 0, error: { kind, message } });
 }
 
-function answer(text) {
+// The first requests after the start, timed here (the page times the round trip, Python its own
+// part): what the worker did for each, and how long it waited to begin. Sent to the page as
+// {gradplay: "timings"} after each, until WORKER_TIMED have been answered.
+const WORKER_TIMED = 3;
+const workerRequests = [];
+
+function answer(text, arrived = performance.now()) {
   if (fatal !== null) {
     self.postMessage(errorReply(text, "internal", "Python did not start in this page: " + fatal));
     return;
   }
+  const began = performance.now();
   let reply;
   try {
     reply = typeof text === "string"
@@ -60,11 +69,16 @@ function answer(text) {
     reply = errorReply(text, "internal", "the Python host failed: " + last);
   }
   self.postMessage(reply);
+  if (workerRequests.length < WORKER_TIMED) {
+    workerRequests.push({ wait_ms: Math.round((began - arrived) * 10) / 10, worker_ms: since(began),
+                          answered_at: since(T0) });
+    self.postMessage({ gradplay: "timings", timings: { worker_requests: workerRequests.slice() } });
+  }
   if (onIdle) onIdle();
 }
 
 self.onmessage = (event) => {
-  if (handle === null && fatal === null) queue.push(event.data);
+  if (handle === null && fatal === null) queue.push([event.data, performance.now()]);
   else answer(event.data);
 };
 
@@ -122,25 +136,39 @@ let snapshotTimer = null;
 // scripts/build_site.py writes the file's name here, or nothing when the site ships none (so no
 // request is made for a file that is not there).
 const SNAPSHOT_FILE = "@BUILD_SNAPSHOT_FILE@";
-const BUILT_SNAPSHOT = SNAPSHOT_FILE.startsWith("@") || !SNAPSHOT_FILE ? null
-  : new URL("./" + SNAPSHOT_FILE + (BUILD ? "?v=" + encodeURIComponent(BUILD) : ""), HERE).href;
+const versioned = (path) => new URL(path + (BUILD ? "?v=" + encodeURIComponent(BUILD) : ""), HERE).href;
+const BUILT_SNAPSHOT = SNAPSHOT_FILE.startsWith("@") || !SNAPSHOT_FILE ? null : versioned("./" + SNAPSHOT_FILE);
 
+// The built snapshot: a promise of Pyodide's memory, inflated as the file arrives (its pages of
+// zeros are left out of it and gzip-compressed: static/site/snapshot-file.js). loadPyodide is
+// given the promise, so that Pyodide's own files load and compile meanwhile. Rejects when the
+// file cannot be fetched or read.
 async function builtSnapshot() {
-  if (!BUILT_SNAPSHOT) return null;
-  try {
-    const response = await fetch(BUILT_SNAPSHOT);
-    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-  } catch {
-    return null;
-  }
+  const response = fetch(BUILT_SNAPSHOT);
+  response.catch(() => {}); // awaited below
+  const { readSnapshotFile } = await import(versioned("./snapshot-file.js"));
+  const file = await response;
+  if (!file.ok) throw new Error(`could not fetch ${SNAPSHOT_FILE} (HTTP ${file.status})`);
+  await pyodideAsked;
+  return readSnapshotFile(file.body);
 }
 
+// Inflating (the snapshot, py.zip's files) runs on this worker's thread: it waits until
+// loadPyodide has asked for Pyodide's own files, so that their downloads (and the compiling of
+// pyodide.asm.wasm) begin first and the inflating runs alongside them, instead of holding back
+// their requests for a tenth of a second or more. Resolved just after loadPyodide is called.
+let markPyodideAsked;
+const pyodideAsked = new Promise((resolve) => {
+  markPyodideAsked = resolve;
+});
+
+// The snapshot a previous visit kept: {data: a promise of it} once the Cache API has it, or null.
 async function cachedSnapshot() {
   if (!canSnapshot()) return null;
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
     const hit = await cache.match(SNAPSHOT_KEY);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    return hit ? { data: hit.arrayBuffer().then((buffer) => new Uint8Array(buffer)) } : null;
   } catch {
     return null; // storage refused (private mode, quota): start afresh
   }
@@ -247,18 +275,22 @@ async function start() {
   // The engine's zip downloads, and is inflated, while Python starts.
   const zip = fetchZip();
   zip.catch(() => {}); // awaited below; keeps an early failure from being "unhandled"
-  const files = zip.then(readZip).catch(() => null);
+  const files = zip.then(async (buffer) => {
+    await pyodideAsked;
+    return readZip(buffer);
+  }).catch(() => null);
 
   let t = performance.now();
-  // The site's own snapshot if it ships one, else the one a previous visit kept (see above).
-  const reading = builtSnapshot().then(async (built) => {
-    const found = built ? { kind: "built", data: built }
-      : await cachedSnapshot().then((data) => data && { kind: "restored", data });
-    timings.snapshot_read_ms = since(t);
-    return found;
-  });
+  // The site's own snapshot if it ships one, else the one a previous visit kept (see above):
+  // {kind, data: a promise of it}, read while Pyodide's files load.
+  const snapshot = BUILT_SNAPSHOT ? { kind: "built", data: builtSnapshot() }
+    : await cachedSnapshot().then((found) => found && { kind: "restored", data: found.data });
+  if (snapshot) {
+    snapshot.data.then(() => { timings.snapshot_read_ms = since(t); }, () => {});
+  }
   const { loadPyodide } = await import("./pyodide/pyodide.mjs");
-  const snapshot = await reading;
+  // a task, so it runs once loadPyodide (called next) has made its requests and awaits them
+  setTimeout(markPyodideAsked, 0);
   const options = {
     indexURL: PYODIDE_DIR,
     packageBaseUrl: PYODIDE_DIR, // nothing is loaded from a package index, least of all a CDN
@@ -310,7 +342,7 @@ async function start() {
     onIdle = () => snapshotWhenIdle(pyodide);
     onIdle();
   }
-  while (queue.length) answer(queue.shift());
+  while (queue.length) answer(...queue.shift());
 }
 
 start().catch((err) => {
@@ -319,5 +351,5 @@ start().catch((err) => {
   fatal = detail.split("\n").filter((line) => line.trim()).pop() || "unknown error";
   timings.failed_ms = since(T0);
   status("fatal", "Python could not start", { message: fatal, detail });
-  while (queue.length) answer(queue.shift());
+  while (queue.length) answer(...queue.shift());
 });

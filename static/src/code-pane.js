@@ -116,6 +116,20 @@ function diagnostics(doc, err) {
  * that may have changed. Returns show, setProgram, getProgram, setError, flashLines,
  * setStepLines, undo, redo, focus, destroy.
  */
+/**
+ * The change from `cur` to `next` as one replaced span between their common start and end: an
+ * edit's new program differs in a line or two, and the editor re-reads (parses, decorates) only
+ * what changed instead of the whole program.
+ */
+export function smallestChange(cur, next) {
+  let start = 0;
+  const most = Math.min(cur.length, next.length);
+  while (start < most && cur.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < most - start && cur.charCodeAt(cur.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
+  return { from: start, to: cur.length - end, insert: next.slice(start, next.length - end) };
+}
+
 export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = {}) {
   const readOnly = new Compartment();
   const view = new EditorView({
@@ -172,20 +186,37 @@ export function createCodePane(parent, { onChange, onRunShortcut, onHistory } = 
       clearTimeout(flashTimer);
       const lines = flashLines || [];
       effects.push(setFlash.of(lines));
-      if (lines.length) {
-        const first = Math.min(...lines);
-        if (first <= doc.lines) effects.push(EditorView.scrollIntoView(doc.line(first).from, { y: "nearest" }));
-        flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
-      }
+      if (lines.length) flashTimer = setTimeout(() => view.dispatch({ effects: setFlash.of([]) }), 2000);
     }
-    if (stepLines !== undefined) effects.push(setStep.of(stepLines || []));
+    if (stepLines !== undefined) {
+      effects.push(setStep.of(stepLines || []));
+    }
     if (error !== undefined) effects.push(...setDiagnostics(view.state, diagnostics(doc, error)).effects);
     const spec = { effects };
     // The program the pane opens with is where its history starts: undo never empties the pane.
     // Every later program put in (an example, an edit's result) can be undone like typing.
     const annotations = cur === "" ? [fromApp.of(true), Transaction.addToHistory.of(false)] : fromApp.of(true);
-    if (changed) Object.assign(spec, { changes: { from: 0, to: cur.length, insert: program }, annotations });
+    if (changed) Object.assign(spec, { changes: smallestChange(cur, program), annotations });
     if (changed || effects.length) view.dispatch(spec);
+    // the changed lines, else the running statement, scrolled to in the editor alone: the
+    // editor's own scrollIntoView scrolled a phone's page down to the program after every edit,
+    // taking the graph (and an open drawer) out of view
+    if (flashLines?.length) keepInView(Math.min(...flashLines));
+    else if (stepLines?.length) keepInView(Math.min(...stepLines));
+  }
+
+  /**
+   * Scrolls the editor alone (not the page or a phone's scrolling main area, as the editor's
+   * scrollIntoView would) so that `line`, the statement being run, is in view.
+   */
+  function keepInView(line) {
+    const doc = view.state.doc;
+    if (line < 1 || line > doc.lines) return;
+    const block = view.lineBlockAt(doc.line(line).from);
+    const scroller = view.scrollDOM;
+    const top = block.top + view.documentPadding.top;
+    if (top >= scroller.scrollTop && top + block.height <= scroller.scrollTop + scroller.clientHeight) return;
+    scroller.scrollTop = Math.max(0, top - scroller.clientHeight / 3);
   }
 
   function setProgram(text, { flashLines = [] } = {}) {

@@ -123,6 +123,21 @@ export function callArgs(timelineIndex, sc) {
     .map((a) => (a.tensor ? nameOf(a.tensor) : a.value));
 }
 
+/** A call's title on its box: `energy(x, b, 0.5)`. */
+export function callTitle(timelineIndex, sc) {
+  return `${sc.name}(${callArgs(timelineIndex, sc).join(", ")})`;
+}
+
+// A call's box is as wide as its title needs at the compact level of detail (24-unit bold
+// type, about 14.2 units a character, graph-view.js), up to GROUP_MAX_W.
+export const COMPACT_CHAR_W = 14.2;
+const GROUP_MAX_W = 400;
+
+/** The width of a call's box with title `title`. */
+export function callBoxWidth(title) {
+  return Math.max(NODE_W, Math.min(GROUP_MAX_W, Math.ceil(28 + COMPACT_CHAR_W * title.length)));
+}
+
 /**
  * Each call not in `expanded` (scope ids; a call inside a closed one is closed with it) drawn as
  * one box, `g:<scope id>`: what it made inside is left out; its inputs (the tensors given to it,
@@ -184,7 +199,7 @@ function collapseCalls(timelineIndex, graph, expanded) {
       scope: g.scope,
       members: g.members.filter((id) => drawn.has(id)),
       inside: g.nodes,
-      w: NODE_W,
+      w: callBoxWidth(callTitle(timelineIndex, g.scope)),
       h: NODE_H,
     });
   }
@@ -358,7 +373,7 @@ function groupDisplay(timelineIndex, s, g) {
   const exists = s.pos > (timelineIndex.stepStart[sc.step] ?? 0);
   const running = nodesInside.some((n) => s.running.has(n));
   const ran = nodesInside.some((n) => s.ran.has(n));
-  const title = `${sc.name}(${inputs.join(", ")})`;
+  const title = callTitle(timelineIndex, sc);
   const what = sc.kind === "module" ? "module call" : "function call";
   return {
     exists,

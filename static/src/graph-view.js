@@ -5,8 +5,9 @@
 
 import { h, s, setText } from "./dom.js";
 import { edgeCurve, curveAt, lanesOf, bounds } from "./layout.js";
-import { nodeDisplay, edgeDisplay } from "./graph-model.js";
+import { nodeDisplay, edgeDisplay, NODE_W, COMPACT_CHAR_W } from "./graph-model.js";
 import { flatValues, shortValue } from "./format.js";
+import { bestCalloutSpot, calloutBox, calloutWidths } from "./callout-place.js";
 
 const BIG_GRAPH = 120;
 const CHUNK = 40;
@@ -67,31 +68,8 @@ function ease(t) {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
-/**
- * The accumulation callout's size, estimated from what it shows (styles.js: 12.5 px monospace,
- * at most 340 px wide, 14 px heatmap cells): close enough to choose its side of the card.
- */
-export function calloutBox(key, heatmaps, canvasW) {
-  const maxW = Math.max(120, Math.min(340, canvasW - 16));
-  const pad = 21; // padding and border
-  if (heatmaps) {
-    const grid = (v) => {
-      if (v == null) return { w: 34, h: 16 };
-      const rows = v.shape.length === 2 ? v.shape[0] : 1;
-      const cols = v.shape.length === 2 ? v.shape[1] : v.shape[0] || 1;
-      return { w: cols * 16, h: rows * 16 };
-    };
-    const parts = [grid(heatmaps.before), grid(heatmaps.delta), grid(heatmaps.after)];
-    const rowW = ((heatmaps.name || "").length + 6) * 7.6 + parts.reduce((a, g) => a + g.w, 0) + 2 * 14 + 5 * 6;
-    const lines = Math.ceil(rowW / (maxW - pad));
-    const h = Math.max(...parts.map((g) => g.h)) * Math.min(lines, 3) + 20;
-    return { w: Math.min(maxW, rowW + pad), h: h + 12 };
-  }
-  const chars = key.length;
-  const perLine = Math.max(1, Math.floor((maxW - pad) / 7.6));
-  const lines = Math.ceil(chars / perLine);
-  return { w: lines > 1 ? maxW : chars * 7.6 + pad, h: lines * 17 + 12 };
-}
+const overlap = (a, b) =>
+  Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 
 /** Puts `els` into `parent` in that order, moving nothing when they already are. */
 function putInOrder(parent, els) {
@@ -99,41 +77,6 @@ function putInOrder(parent, els) {
   let i = 0;
   while (i < els.length && kids[i] === els[i]) i++;
   if (i < els.length) parent.append(...els.slice(i));
-}
-
-const overlap = (a, b) =>
-  Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
-
-/**
- * Where the accumulation callout of `card` (a screen box) goes: the spot beside the card that
- * leaves the card readable and covers the least of the canvas's controls (`controls`), of the
- * other cards and of the space outside the canvas (`canvas`, {w, h}). Returns its top-left corner.
- */
-export function bestCalloutSpot(card, box, canvas, others = [], controls = []) {
-  const gap = 6;
-  const clampX = (x) => Math.max(4, Math.min(x, canvas.w - box.w - 4));
-  const clampY = (y) => Math.max(4, Math.min(y, canvas.h - box.h - 4));
-  const spots = [
-    { x: clampX(card.x0), y: card.y1 + gap }, // below, the first place the eye looks after the card
-    { x: clampX(card.x1 - box.w), y: card.y1 + gap },
-    { x: clampX(card.x0), y: card.y0 - gap - box.h }, // above
-    { x: clampX(card.x1 - box.w), y: card.y0 - gap - box.h },
-    { x: card.x1 + gap, y: clampY(card.y0) }, // right
-    { x: card.x0 - gap - box.w, y: clampY(card.y0) }, // left
-  ];
-  const inside = { x0: 0, y0: 0, x1: canvas.w, y1: canvas.h };
-  let best = null;
-  for (const [i, sp] of spots.entries()) {
-    const r = { x0: sp.x, y0: sp.y, x1: sp.x + box.w, y1: sp.y + box.h };
-    const area = box.w * box.h;
-    // covering a control or its own card is worse than covering any number of other cards
-    let cost = (area - overlap(r, inside)) * 10 + overlap(r, card) * 30;
-    for (const c of controls) cost += overlap(r, c) * 30;
-    for (const o of others) cost += overlap(r, o);
-    cost += i; // ties go to the earlier spot
-    if (!best || cost < best.cost) best = { cost, x: sp.x, y: sp.y };
-  }
-  return { x: best.x, y: best.y };
 }
 
 export function createGraphView(
@@ -192,8 +135,8 @@ export function createGraphView(
   }
   let size = { w: 0, h: 0 };
   let view = { x: 0, y: 0, k: 1 };
-  let calloutSize = null; // the accumulation callout's size and the controls it avoids (placeCallout)
-  let calloutObstacles = null; // null: to be measured
+  let calloutSizes = null; // the sizes the accumulation callout can take (placeCallout)
+  let calloutObstacles = null; // the controls it avoids; null: to be measured
   let calloutHeat = null; // the heatmaps it shows, if any
   let calloutMeasure = 0; // the frame that will measure the controls
   const edgeL = makeLayer("gp-layer-edges");
@@ -264,7 +207,7 @@ export function createGraphView(
     const hgt = Math.max(1, Math.round(container.clientHeight));
     if (w === size.w && hgt === size.h) return false;
     size = { w, h: hgt };
-    calloutSize = null;
+    calloutSizes = null;
     calloutObstacles = null;
     surface.style.width = `${w}px`;
     surface.style.height = `${hgt}px`;
@@ -310,8 +253,9 @@ export function createGraphView(
       surface.dataset.lod = level;
       lod = level;
       hideDetail();
+      if (level === "full") for (const rec of edgeEls.values()) if (rec.labelStale) drawLabel(rec);
     }
-    scheduleMinimap();
+    placeMinimap();
     placeCallout();
     onView?.(view);
   }
@@ -417,10 +361,23 @@ export function createGraphView(
    * Sets the graph to draw; elements whose id survives are kept (and keep their place). With
    * `fit`, the view is fitted to it before the browser lays it out (see fitWhenSet).
    */
-  function setGraph(next, positions, { fit: fitNow = false, direction = "LR" } = {}) {
+  function setGraph(next, positions, { fit: fitNow = false, direction = "LR", animate = false } = {}) {
     graph = next;
     vertical = direction === "TB";
     pos = positions;
+    if (tween) cancelAnimationFrame(tween.frame);
+    tween = null;
+    tweenFrom.clear();
+    tweenAt.clear();
+    delete surface.dataset.moving;
+    if (animate && !fitNow && !reducedMotion()) {
+      // cards that stay but move start where they are drawn now (movePositions takes them on)
+      for (const n of next.nodes) {
+        const at = nodeEls.get(n.id)?.at;
+        const to = pos.get(n.id);
+        if (at && to && (Math.abs(at.x - to.x) > 0.5 || Math.abs(at.y - to.y) > 0.5)) tweenFrom.set(n.id, at);
+      }
+    }
     // On big graphs every SVG transition repaints the whole drawing for its duration; without
     // them a frame repaints only when an event changed something (the dot in flight is apart).
     surface.classList.toggle("gp-big", next.nodes.length > BIG_GRAPH);
@@ -486,7 +443,114 @@ export function createGraphView(
     if (activeId && !nodeEls.has(activeId)) activeId = null;
     if (calloutFor && !nodeEls.has(calloutFor)) setCallout(null);
     hideDetail();
-    scheduleMinimap();
+    graphBox = null;
+    placeMinimap();
+    placeCallout();
+    if (tweenFrom.size) startTween();
+  }
+
+  // -- moving cards to new places (a call opened or closed) ------------------------------------
+
+  const TWEEN_MS = 320;
+  const tweenFrom = new Map(); // node id -> where it was drawn when the move began
+  const tweenAt = new Map(); // node id -> where it is drawn in this frame of the move
+  let tween = null; // {start, frame, camera: {from, to} | null}
+  // where a card is drawn: on its way while a move runs, else its place
+  const drawnPos = { get: (id) => tweenAt.get(id) ?? pos.get(id), has: (id) => pos.has(id) };
+
+  function reducedMotion() {
+    return typeof matchMedia !== "undefined" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function startTween() {
+    for (const [id, from] of tweenFrom) tweenAt.set(id, from);
+    tween = { start: null, frame: 0, camera: tween?.camera ?? null };
+    tween.frame = requestAnimationFrame(stepTween);
+    surface.dataset.moving = "true";
+    for (const id of tweenFrom.keys()) placeNode(nodeEls.get(id));
+    redrawMoved();
+  }
+
+  function redrawMoved() {
+    const edges = new Set();
+    for (const id of tweenFrom.keys()) for (const e of incident.get(id) || []) edges.add(e);
+    for (const e of edges) routeEdge(edgeEls.get(e));
+    if (graph?.frames?.length) placeFrames();
+  }
+
+  function stepTween(now) {
+    if (!tween) return;
+    tween.start ??= now;
+    const t = Math.min(1, (now - tween.start) / TWEEN_MS);
+    const e = ease(t);
+    for (const [id, from] of tweenFrom) {
+      const to = pos.get(id);
+      if (!to) continue;
+      tweenAt.set(id, { x: from.x + (to.x - from.x) * e, y: from.y + (to.y - from.y) * e });
+      placeNode(nodeEls.get(id));
+    }
+    if (tween.camera) {
+      const { from, to } = tween.camera;
+      view = { k: from.k + (to.k - from.k) * e, x: from.x + (to.x - from.x) * e, y: from.y + (to.y - from.y) * e };
+      applyView();
+    }
+    if (t >= 1) {
+      tweenAt.clear();
+      for (const id of tweenFrom.keys()) placeNode(nodeEls.get(id));
+      redrawMoved();
+      tweenFrom.clear();
+      tween = null;
+      delete surface.dataset.moving;
+      return;
+    }
+    redrawMoved();
+    tween.frame = requestAnimationFrame(stepTween);
+  }
+
+  /**
+   * Brings open call `frameId`'s outline into view with the least camera move: the same zoom when they fit
+   * at it (panned just enough), else zoomed out until they do (never below the compact cards'
+   * zoom). The camera glides there with any cards that are moving.
+   */
+  function reveal(frameId) {
+    const f = frameBoxes(pos).get(frameId);
+    if (!f) return;
+    const b = { x: f.x0, y: f.y0, w: f.x1 - f.x0, h: f.y1 - f.y0 };
+    const W = size.w > 1 ? size.w : 800;
+    const H = Math.max(160, (size.h > 1 ? size.h : 500) - bottomInset());
+    const pad = 24;
+    const k = Math.max(COMPACT_K, Math.min(view.k, (W - 2 * pad) / b.w, (H - 2 * pad) / b.h));
+    // the least pan that shows the box (its top-left when it is bigger than the canvas)
+    const fitAxis = (v, lo, size0, room) => {
+      const a = lo * k + v;
+      const z = a + size0 * k;
+      if (size0 * k > room - 2 * pad) return pad - lo * k;
+      if (a < pad) return v + (pad - a);
+      if (z > room - pad) return v - (z - (room - pad));
+      return v;
+    };
+    // zoomed about the outline's centre, which stays where it is on screen, then panned
+    const cx = b.x + b.w / 2;
+    const cy = b.y + b.h / 2;
+    const to = {
+      k,
+      x: fitAxis(cx * view.k + view.x - cx * k, b.x, b.w, W),
+      y: fitAxis(cy * view.k + view.y - cy * k, b.y, b.h, H),
+    };
+    if (Math.abs(to.k - view.k) < 1e-4 && Math.abs(to.x - view.x) < 0.5 && Math.abs(to.y - view.y) < 0.5) return;
+    cameraTarget = null;
+    if (reducedMotion()) {
+      view = to;
+      applyView();
+      return;
+    }
+    const camera = { from: { ...view }, to };
+    if (tween) {
+      tween.camera = camera;
+    } else {
+      tween = { start: null, frame: requestAnimationFrame(stepTween), camera };
+      surface.dataset.moving = "true";
+    }
   }
 
   // -- open calls ---------------------------------------------------------------------------
@@ -524,14 +588,14 @@ export function createGraphView(
 
   // An open call's outline holds its cards and the outlines of the open calls inside it, so
   // nested titles sit one above the other instead of on top of each other.
-  function placeFrames() {
-    const els = [...frameLayer.children];
+  /** Each open call's outline (frame id -> {x0, y0, x1, y1} in graph units) with its cards at `at`. */
+  function frameBoxes(at) {
     const boxes = new Map(); // frame id -> its outline
-    const order = els.map((g) => g._frame).sort((p, q) => p.ids.length - q.ids.length); // inner first
+    const order = (graph?.frames || []).slice().sort((p, q) => p.ids.length - q.ids.length); // inner first
     for (const f of order) {
-      const inside = f.ids.map((id) => nodeEls.get(id)?.node).filter((n) => n && pos.has(n.id));
+      const inside = f.ids.map((id) => nodeEls.get(id)?.node).filter((n) => n && at.has(n.id));
       if (!inside.length) continue;
-      const b = bounds(inside, pos);
+      const b = bounds(inside, at);
       let box = {
         x0: b.x - FRAME_PAD,
         y0: b.y - FRAME_PAD - FRAME_HEAD,
@@ -550,7 +614,12 @@ export function createGraphView(
       }
       boxes.set(f.id, box);
     }
-    for (const g of els) {
+    return boxes;
+  }
+
+  function placeFrames() {
+    const boxes = frameBoxes(drawnPos);
+    for (const g of frameLayer.children) {
       const box = boxes.get(g._frame.id);
       if (!box) {
         g.setAttribute("display", "none");
@@ -569,8 +638,12 @@ export function createGraphView(
   }
 
   function placeNode(rec) {
-    const p = pos.get(rec.node.id);
+    const p = drawnPos.get(rec.node.id);
     if (!p) return;
+    // unchanged: left alone (rewriting every card's transform after an edit restyled them all)
+    if (rec.at && rec.at.x === p.x && rec.at.y === p.y && rec.placedW === rec.node.w) return;
+    rec.at = p;
+    rec.placedW = rec.node.w;
     rec.g.setAttribute(
       "transform",
       `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`,
@@ -581,8 +654,8 @@ export function createGraphView(
     const e = rec.edge;
     const a = nodeEls.get(e.from)?.node;
     const b = nodeEls.get(e.to)?.node;
-    const pa = pos.get(e.from);
-    const pb = pos.get(e.to);
+    const pa = drawnPos.get(e.from);
+    const pb = drawnPos.get(e.to);
     if (!a || !b || !pa || !pb) return;
     const key = `${pa.x},${pa.y},${pb.x},${pb.y},${a.w},${a.h},${b.w},${b.h},${rec.lane?.lane},${rec.lane?.lanes},${vertical}`;
     if (key === rec.routed) return; // its ends did not move
@@ -609,7 +682,10 @@ export function createGraphView(
     const d = nodeDisplay(timelineIndex, state, rec.node);
     const old = rec.disp;
     const { els } = rec;
-    const room = d.shape ? 18 : 25; // characters of the title that fit beside the shape, or alone
+    // characters of the title that fit beside the shape, or alone (13 px bold: about 7.4 units
+    // each); a wider card (a call's box) holds more
+    const wider = Math.floor((rec.node.w - NODE_W) / 7.4);
+    const room = (d.shape ? 18 : 25) + wider;
     setText(els.title, d.title.length > room ? d.title.slice(0, room - 1) + "…" : d.title);
     setText(els.shape, d.shape.length > 16 ? d.shape.slice(0, 15) + "…" : d.shape);
     setText(els.badges, d.badges);
@@ -619,7 +695,8 @@ export function createGraphView(
     setText(els.extra, d.extra);
     // the compact form: name and shape in big type; .grad as its number, or for several
     // numbers as a chip of coloured cells (purple positive, blue negative)
-    setText(els.ctitle, d.title.length > 13 ? d.title.slice(0, 12) + "…" : d.title);
+    const croom = Math.floor((rec.node.w - 20) / COMPACT_CHAR_W);
+    setText(els.ctitle, d.title.length > croom ? d.title.slice(0, croom - 1) + "…" : d.title);
     setText(els.cshape, d.shape.length > 14 ? d.shape.slice(0, 13) + "…" : d.shape);
     const several = d.chip && d.chip.length > 1;
     const short = d.grad.length > 9 ? d.grad.slice(0, 8) + "…" : d.grad;
@@ -748,12 +825,20 @@ export function createGraphView(
       rec.label.setAttribute("class", "gp-edge-label" + (d.current ? " current" : ""));
       rec.cls = cls;
     }
-    if (labelChanged) {
-      setText(rec.text, d.label);
-      rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
-      placeLabel(rec);
+    // a label is only drawn at the full level of detail: below it, its words wait until they show
+    if (labelChanged || (rec.labelStale && lod === "full")) {
+      if (lod === "full") drawLabel(rec);
+      else rec.labelStale = true;
     }
     if (d.current) currentEdge = rec.edge.id;
+  }
+
+  function drawLabel(rec) {
+    rec.labelStale = false;
+    const d = rec.disp;
+    setText(rec.text, d.label);
+    rec.label.setAttribute("visibility", d.label && d.exists && rec !== flying ? "visible" : "hidden");
+    placeLabel(rec);
   }
 
   /**
@@ -827,7 +912,7 @@ export function createGraphView(
     nodeEls.get(activeId)?.g.removeAttribute("data-active");
     activeId = id && nodeEls.has(id) ? id : null;
     if (activeId) nodeEls.get(activeId).g.setAttribute("data-active", "true");
-    scheduleMinimap();
+    placeMinimap();
   }
 
   // -- the accumulation callout ------------------------------------------------------------
@@ -835,28 +920,36 @@ export function createGraphView(
   let calloutFor = null;
 
   let calloutKey = "";
+  let calloutText = "";
+  let calloutShown = null; // the size it is drawn at (one of calloutSizes)
 
   /**
-   * Shows `text` under drawn node `id` (null hides it); with `heatmaps` ({name, before, delta,
+   * Shows `text` beside drawn node `id` (null hides it); with `heatmaps` ({name, before, delta,
    * after} of a matrix .grad) the three values as small heatmaps, each number on hover.
    */
   function setCallout(id, text, heatmaps = null) {
     if (!id || !text || !nodeEls.has(id)) {
-      calloutFor = null;
+      if (calloutFor) {
+        calloutFor = null;
+        placeMinimap(); // the card it spoke of need not stay clear of the minimap any more
+      }
       if (!callout.hidden) callout.hidden = true;
       return;
     }
+    const moved = id !== calloutFor;
     calloutFor = id;
     const key = `${heatmaps ? "heat|" : ""}${text}`;
     if (key !== calloutKey) {
       calloutKey = key;
+      calloutText = text;
       calloutHeat = heatmaps;
-      calloutSize = null; // estimated again for its new text
+      calloutSizes = null; // estimated again for its new text
+      calloutShown = null;
       callout.classList.toggle("heat", Boolean(heatmaps));
       if (heatmaps) drawHeatmaps(heatmaps, text);
-      else callout.textContent = text;
     }
     callout.hidden = false;
+    if (moved) placeMinimap();
     placeCallout();
   }
 
@@ -910,15 +1003,16 @@ export function createGraphView(
 
   // The callout goes where it covers the least: beside its card (below, above, right, left),
   // inside the canvas, clear of the canvas's own controls (legend, zoom buttons, minimap, banner)
-  // and of the other cards on screen. Nothing is measured while it moves: its size is estimated
-  // from its text (measuring forced a layout of every card, at every accumulation while playing
-  // and after every edit), and the controls' boxes are measured once per canvas size, in a frame
-  // of their own.
+  // and of the other cards on screen, narrower (reading down) where a wide box would cover a
+  // card. Nothing is measured while it moves: its size is estimated from its text
+  // (callout-place.js), the minimap's box is known, and the other controls' boxes are measured
+  // once per canvas size, in a frame of their own.
   function measureControls() {
     const r0 = container.getBoundingClientRect();
     const boxes = [];
     for (const el of container.children) {
-      if (el === surface || el === flight || el === detail || el === callout || !el.offsetParent) continue;
+      if (el === surface || el === flight || el === detail || el === callout || el === minimap || !el.offsetParent)
+        continue;
       const r = el.getBoundingClientRect();
       if (r.width && r.height && getComputedStyle(el).position === "absolute")
         boxes.push({ x0: r.left - r0.left, y0: r.top - r0.top, x1: r.right - r0.left, y1: r.bottom - r0.top });
@@ -926,34 +1020,63 @@ export function createGraphView(
     return boxes;
   }
 
+  /** A drawn node's box on screen, its mark tags included. */
+  function screenBox(id) {
+    const rec = nodeEls.get(id);
+    const n = rec?.node;
+    const q = pos.get(id);
+    if (!n || !q) return null;
+    // a card's mark tags stand half their height above its top edge (drawMarks)
+    const marks = rec.marksKey ? (lod === "full" ? 9 : 17) : 0;
+    return {
+      x0: (q.x - n.w / 2) * view.k + view.x,
+      y0: (q.y - n.h / 2 - marks) * view.k + view.y,
+      x1: (q.x + n.w / 2) * view.k + view.x,
+      y1: (q.y + n.h / 2) * view.k + view.y,
+    };
+  }
+
+  /** The boxes of the cards on screen but `except`. */
+  function cardsOnScreen(except = null) {
+    const out = [];
+    for (const id of nodeEls.keys()) {
+      if (id === except) continue;
+      const b = screenBox(id);
+      if (b && b.x1 > 0 && b.y1 > 0 && b.x0 < size.w && b.y0 < size.h) out.push(b);
+    }
+    return out;
+  }
+
   function placeCallout() {
     if (!calloutFor) return;
-    const rec = nodeEls.get(calloutFor);
-    const p = pos.get(calloutFor);
-    if (!rec || !p) return;
-    if (!calloutSize) calloutSize = calloutBox(calloutKey, calloutHeat, size.w);
+    const card = screenBox(calloutFor);
+    if (!card) return;
+    // a callout whose card is (mostly) out of view would point at nothing: it waits until the card is back
+    const seen = overlap(card, { x0: 0, y0: 0, x1: size.w, y1: size.h });
+    const away = seen < 0.5 * (card.x1 - card.x0) * (card.y1 - card.y0);
+    if (callout.classList.contains("away") !== away) callout.classList.toggle("away", away);
+    if (away) return;
+    if (!calloutSizes) {
+      const seen = new Set();
+      calloutSizes = calloutWidths(size.w)
+        .map((w) => calloutBox(calloutText, calloutHeat, w))
+        .filter((b) => !seen.has(`${b.w}x${b.h}`) && seen.add(`${b.w}x${b.h}`));
+    }
     if (!calloutObstacles && !calloutMeasure)
       calloutMeasure = requestAnimationFrame(() => {
         calloutMeasure = 0;
         calloutObstacles = measureControls();
         placeCallout();
       });
-    const screen = (q, n) => ({
-      x0: (q.x - n.w / 2) * view.k + view.x,
-      y0: (q.y - n.h / 2) * view.k + view.y,
-      x1: (q.x + n.w / 2) * view.k + view.x,
-      y1: (q.y + n.h / 2) * view.k + view.y,
-    });
-    const card = screen(p, rec.node);
-    const others = [];
-    for (const [id, r] of nodeEls) {
-      const q = pos.get(id);
-      if (id === calloutFor || !q) continue;
-      const b = screen(q, r.node);
-      if (b.x1 > 0 && b.y1 > 0 && b.x0 < size.w && b.y0 < size.h) others.push(b);
+    const controls = minimapBox ? [...(calloutObstacles || []), minimapBox] : calloutObstacles || [];
+    const { x, y, box } = bestCalloutSpot(card, calloutSizes, size, cardsOnScreen(calloutFor), controls);
+    if (box !== calloutShown) {
+      calloutShown = box;
+      // its own line breaks (callout-place.js), so the box is exactly as big as estimated
+      if (box.lines) callout.textContent = box.lines.join("\n");
+      callout.style.width = `${box.w}px`;
     }
-    const { x: left, y: top } = bestCalloutSpot(card, calloutSize, size, others, calloutObstacles || []);
-    callout.style.transform = `translate(${left.toFixed(0)}px, ${top.toFixed(0)}px)`;
+    callout.style.transform = `translate(${x.toFixed(0)}px, ${y.toFixed(0)}px)`;
   }
 
   // -- detail on hover and focus ------------------------------------------------------------
@@ -974,7 +1097,8 @@ export function createGraphView(
     detail.replaceChildren(
       h("b", null, rows[0].filter(Boolean).join("  ")),
       ...rows.slice(1).map(([k, v]) => h("div", null, h("span", null, k), " ", v)),
-      d.extra ? h("div", { class: "gp-detail-extra" }, d.extra) : null,
+      // (replaceChildren would write a null as the text "null")
+      ...(d.extra ? [h("div", { class: "gp-detail-extra" }, d.extra)] : []),
       ...d.marks.map((m) => h("div", { class: `gp-detail-mark m-${m.kind}` }, m.text)),
     );
     const p = pos.get(id);
@@ -993,6 +1117,9 @@ export function createGraphView(
   // -- minimap ------------------------------------------------------------------------------
 
   let minimapFrame = 0;
+  let minimapBox = null; // where it is on the canvas (null: hidden)
+  let minimapSide = "right";
+  let graphBox = null; // the whole graph's bounds, kept until the graph or a position changes
 
   function scheduleMinimap() {
     if (minimapFrame || typeof requestAnimationFrame === "undefined") return;
@@ -1002,24 +1129,69 @@ export function createGraphView(
     });
   }
 
+  /** The part of the graph in view, in graph units. */
+  function viewInGraph() {
+    const x0 = -view.x / view.k;
+    const y0 = -view.y / view.k;
+    return { x0, y0, x1: x0 + (size.w || 800) / view.k, y1: y0 + (size.h || 500) / view.k };
+  }
+
+  /**
+   * Shows the minimap when part of the graph is out of view, in the top corner where it covers
+   * the least: never the card the backward pass is at, the card the callout speaks of or a
+   * selected card when the other corner leaves them clear (it hides when neither does). It is
+   * smaller on a narrow canvas, so a card in the middle of a phone's screen stays clear of it.
+   */
+  function placeMinimap() {
+    if (!graph || !graph.nodes.length) return hideMinimap();
+    graphBox ??= bounds(graph.nodes, pos);
+    const b = graphBox;
+    const v = viewInGraph();
+    if (b.x >= v.x0 && b.y >= v.y0 && b.x + b.w <= v.x1 && b.y + b.h <= v.y1) return hideMinimap();
+    const [mw, mh] = size.w < 560 ? [120, 80] : [168, 112];
+    if (minimap.width !== mw) {
+      minimap.width = mw;
+      minimap.height = mh;
+      minimap.style.width = `${mw}px`;
+      minimap.style.height = `${mh}px`;
+    }
+    const at = (side) =>
+      side === "right"
+        ? { x0: size.w - 10 - mw, y0: 10, x1: size.w - 10, y1: 10 + mh }
+        : { x0: 10, y0: 10, x1: 10 + mw, y1: 10 + mh };
+    const keep = [activeId, calloutFor, ...selection].map((id) => id && screenBox(id)).filter(Boolean);
+    const others = cardsOnScreen();
+    const cost = (box) => {
+      let c = 0;
+      for (const k of keep) c += overlap(box, k) * 100;
+      for (const o of others) c += overlap(box, o);
+      return c;
+    };
+    const here = cost(at(minimapSide));
+    const otherSide = minimapSide === "right" ? "left" : "right";
+    const there = cost(at(otherSide));
+    // it moves only for a clear gain, so it does not hop from corner to corner as the camera moves
+    if (there < here * 0.5 - 50) minimapSide = otherSide;
+    const box = at(minimapSide);
+    if (keep.some((k) => overlap(box, k) > 0)) return hideMinimap();
+    minimapBox = box;
+    if (minimap.dataset.side !== minimapSide) minimap.dataset.side = minimapSide;
+    if (minimap.hidden) minimap.hidden = false;
+    scheduleMinimap();
+  }
+
+  function hideMinimap() {
+    minimapBox = null;
+    if (!minimap.hidden) minimap.hidden = true;
+  }
+
   let minimapScale = null; // graph -> minimap pixels, for clicks
 
   function drawMinimap() {
-    if (!graph || !graph.nodes.length) {
-      minimap.hidden = true;
-      return;
-    }
-    const b = bounds(graph.nodes, pos);
-    const W = size.w || 800;
-    const H = size.h || 500;
-    // the part of the graph in view, in graph units
-    const vx0 = -view.x / view.k;
-    const vy0 = -view.y / view.k;
-    const vx1 = vx0 + W / view.k;
-    const vy1 = vy0 + H / view.k;
-    const whole = b.x >= vx0 && b.y >= vy0 && b.x + b.w <= vx1 && b.y + b.h <= vy1;
-    minimap.hidden = whole;
-    if (whole) return;
+    if (!graph || !graph.nodes.length || minimap.hidden) return;
+    graphBox ??= bounds(graph.nodes, pos);
+    const b = graphBox;
+    const { x0: vx0, y0: vy0, x1: vx1, y1: vy1 } = viewInGraph();
     const ctx = minimap.getContext?.("2d");
     if (!ctx) return;
     const mw = minimap.width;
@@ -1065,14 +1237,19 @@ export function createGraphView(
 
   function setSelection(ids) {
     selection = ids.slice();
+    const chosen = new Set(selection);
     for (const [id, rec] of nodeEls) {
-      const on = selection.includes(id);
+      const on = chosen.has(id);
+      if (rec.pressed === on) continue; // unchanged: left alone (a write restyles the card)
+      rec.pressed = on;
       if (rec.g.classList.contains("selected") !== on) {
         rec.g.classList.toggle("selected", on);
         rec.cls = rec.g.getAttribute("class");
       }
       rec.g.setAttribute("aria-pressed", on ? "true" : "false");
     }
+    placeMinimap();
+    placeCallout();
   }
 
   // -- view: pan, zoom, fit -----------------------------------------------------------------
@@ -1101,9 +1278,11 @@ export function createGraphView(
     if (want >= least) {
       view = { k, x: W / 2 - (b.x + b.w / 2) * k, y: H / 2 - (b.y + b.h / 2) * k };
     } else {
-      // too big to read whole: show its right end, where outputs are and backward starts
+      // too big to read whole: centred across where it fits; else its right end (where outputs
+      // are and backward starts) and its top
+      const x = b.w * k <= W - 2 * pad ? W / 2 - (b.x + b.w / 2) * k : W - pad - (b.x + b.w) * k;
       const y = b.h * k <= H - 2 * pad ? H / 2 - (b.y + b.h / 2) * k : pad - b.y * k;
-      view = { k, x: W - pad - (b.x + b.w) * k, y };
+      view = { k, x, y };
     }
     applyView();
   }
@@ -1273,6 +1452,7 @@ export function createGraphView(
     } else if (drag.start) {
       const next = { x: drag.start.x + dx / view.k, y: drag.start.y + dy / view.k };
       pos.set(drag.id, next);
+      graphBox = null;
       const rec = nodeEls.get(drag.id);
       placeNode(rec);
       for (const eid of incident.get(drag.id) || []) routeEdge(edgeEls.get(eid));
@@ -1370,12 +1550,14 @@ export function createGraphView(
     get positions() {
       return pos;
     },
+    reveal,
     focusNode(id) {
       nodeEls.get(id)?.g.focus();
     },
     destroy() {
       resizeObserver?.disconnect();
       cancelAnimationFrame(minimapFrame);
+      if (tween) cancelAnimationFrame(tween.frame);
       cancelAnimationFrame(calloutMeasure);
       surface.remove();
       flight.remove();

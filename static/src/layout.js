@@ -317,3 +317,93 @@ export function lanesOf(edges) {
   for (const ids of groups.values()) ids.forEach((id, i) => out.set(id, { lane: i, lanes: ids.length }));
   return out;
 }
+
+// An open call's outline around its cards (graph-view.js FRAME_PAD, FRAME_HEAD): the room an
+// opened call needs around its cards, at each level of nesting.
+const FRAME_PAD = 14;
+const FRAME_HEAD = 34;
+
+/** How far each node moves when the box at (cx, cy) grows by dx, dy on each side (see openInPlace). */
+function spreadAxis(v, c, d, dead) {
+  const off = v - c;
+  return Math.abs(off) < dead ? v : v + Math.sign(off) * d;
+}
+
+/** The inverse of spreadAxis: what was pushed away comes back; a node left between comes to the edge of the dead zone. */
+function gatherAxis(v, c, d, dead) {
+  const off = v - c;
+  const far = Math.abs(off);
+  if (far < dead) return v;
+  return c + Math.sign(off) * Math.max(dead, far - d);
+}
+
+/**
+ * Positions after a call's box opens, the rest of the graph kept as the learner knows it. What
+ * is drawn inside the call (the nodes of `nodes` without a position in `prev`) is laid out on its
+ * own (with `opts.clusters`, the open calls inside it, and `opts.direction`) and centred where
+ * the box was (`box`: its centre x, y and size w, h). Every other node moves away from the box's
+ * centre by the room the opened call needs beyond the box, and only along an axis on which it
+ * lies beside the box: nodes in the box's row stay in that row, nodes in its column in that
+ * column. The move is the same for every node on one side, so no two nodes come closer and none
+ * lands on the opened call. Returns {positions, spread}; `spread` undoes it (closeInPlace), and
+ * lists the nodes laid out anew (`inside`: a tensor the call returned was drawn before and stays).
+ */
+export function openInPlace(nodes, edges, prev, box, opts = {}) {
+  const fresh = nodes.filter((n) => !prev.has(n.id));
+  const out = new Map();
+  for (const n of nodes) if (prev.has(n.id)) out.set(n.id, { ...prev.get(n.id) });
+  if (!fresh.length) return { positions: out, spread: null };
+  const freshIds = new Set(fresh.map((n) => n.id));
+  // the open calls drawn inside it, and how deep they nest (each one an outline more)
+  const inner = (opts.clusters || []).filter((c) => c.ids.length && c.ids.every((id) => freshIds.has(id)));
+  let depth = 1;
+  for (const n of fresh) depth = Math.max(depth, 1 + inner.filter((c) => c.ids.includes(n.id)).length);
+  const placed = layoutPositions(fresh, edges, new Map(), { direction: opts.direction, clusters: inner });
+  const b = bounds(fresh, placed);
+  const mx = FRAME_PAD * depth + GAP;
+  const top = (FRAME_PAD + FRAME_HEAD) * depth + GAP;
+  const bottom = FRAME_PAD * depth + GAP;
+  const W = b.w + 2 * mx;
+  const H = b.h + top + bottom;
+  const sx = box.x - (b.x - mx + W / 2);
+  const sy = box.y - (b.y - top + H / 2);
+  for (const n of fresh) {
+    const p = placed.get(n.id);
+    out.set(n.id, { x: p.x + sx, y: p.y + sy });
+  }
+  const spread = {
+    x: box.x,
+    y: box.y,
+    dx: Math.max(0, (W - box.w) / 2),
+    dy: Math.max(0, (H - box.h) / 2),
+    tx: box.w / 2,
+    ty: box.h / 2,
+    inside: [...freshIds], // what was laid out anew: it goes when the call closes, the rest comes back
+  };
+  for (const [id, p] of out) if (!freshIds.has(id)) out.set(id, spreadPoint(p, spread));
+  return { positions: out, spread };
+}
+
+/** Where point `p` goes when `spread` (openInPlace) is applied. */
+export function spreadPoint(p, spread) {
+  return { x: spreadAxis(p.x, spread.x, spread.dx, spread.tx), y: spreadAxis(p.y, spread.y, spread.dy, spread.ty) };
+}
+
+/** Where point `p` goes back to when `spread` is undone. */
+export function gatherPoint(p, spread) {
+  return { x: gatherAxis(p.x, spread.x, spread.dx, spread.tx), y: gatherAxis(p.y, spread.y, spread.dy, spread.ty) };
+}
+
+/**
+ * Positions after an opened call closes again: its box goes back where it was (`spread.x`,
+ * `spread.y`: kept up to date while other calls opened and closed, see spreadPoint), and the
+ * nodes openInPlace moved away come back: every node of `prev` but what was laid out inside the
+ * call (`spread.inside`). Returns the positions of those and of the box (`boxId`).
+ */
+export function closeInPlace(prev, boxId, spread) {
+  const out = new Map();
+  const inside = new Set(spread.inside);
+  for (const [id, p] of prev) if (!inside.has(id)) out.set(id, gatherPoint(p, spread));
+  out.set(boxId, { x: spread.x, y: spread.y });
+  return out;
+}

@@ -1,7 +1,7 @@
 // The loss panel: a training loop's loss at each backward() call, the calls made so far highlighted as the player moves.
 
 import { h, clear, setText } from "./dom.js";
-import { lossSeries, hasLossPlot, lossPointsAt, lossTip } from "./loss-series.js";
+import { lossSeries, hasLossPlot, lossPointsAt, lossTip, lossX, lossName } from "./loss-series.js";
 import { createSeriesPlot } from "./plot.js";
 
 const LOSS_COLOR = "#1a73e8";
@@ -50,7 +50,7 @@ export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
     title = name ? `${name} at each ${name}.backward()` : "the root's value at each backward()";
     label.textContent = name && name !== "loss" ? `Loss (${name})` : "Loss";
     label.title = title;
-    const axis = series.loop ? "step (loop iteration)" : "backward() call";
+    const axis = series.loop ? "iteration" : "backward() call";
     if (plot && axis !== xLabel) {
       plot.destroy();
       plot = null;
@@ -67,7 +67,7 @@ export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
         unitTicks: false,
         hover: true,
         onPick: (k) => {
-          const p = series?.points.find((pt) => pt.k === k);
+          const p = series?.points.find((pt) => lossX(series, pt) === k);
           if (p) onPick?.(p);
         },
       });
@@ -82,10 +82,13 @@ export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
     root.dataset.past = String(n);
     const pts = series.points;
     const cur = n ? pts[n - 1] : null;
-    setText(now, cur ? `step ${cur.k}: ${series.name || "loss"} = ${cur.text}` : "before the first backward()");
+    setText(
+      now,
+      cur ? `${lossName(series, cur)}: ${series.name || "loss"} = ${cur.text}` : "before the first backward()",
+    );
     now.title = cur ? lossTip(series, cur) : "";
     plot.update(
-      pts.map((p, i) => ({ x: p.k, y: p.value, past: i < n, tip: lossTip(series, p) })),
+      pts.map((p, i) => ({ x: lossX(series, p), y: p.value, past: i < n, tip: lossTip(series, p) })),
       title,
     );
   }

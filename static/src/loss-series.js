@@ -142,8 +142,20 @@ export function lossPointsAt(series, pos) {
   return lo;
 }
 
-/** The hover text of a point: its step, its value and where it was computed. */
+/**
+ * A point's x on the plot and its name: in a training loop the iteration counted from 1, as the
+ * player's iteration selector counts them ("iteration 2 of 6"); else the backward() call's index.
+ */
+export function lossX(series, p) {
+  return series.loop ? p.k + 1 : p.k;
+}
+
+export function lossName(series, p) {
+  return series.loop ? `iteration ${p.k + 1}` : `step ${p.k}`;
+}
+
+/** The hover text of a point: its iteration, its value and where it was computed. */
 export function lossTip(series, p) {
-  const where = p.loop.length ? `line ${p.line}, loop iteration ${p.loop.join(".")}` : `line ${p.line}`;
-  return `step ${p.k}: ${series.name || "loss"} = ${p.text} (${where})`;
+  const where = p.loop.length ? `line ${p.line}, iteration ${p.loop.map((i) => i + 1).join(".")}` : `line ${p.line}`;
+  return `${lossName(series, p)}: ${series.name || "loss"} = ${p.text} (${where})`;
 }

@@ -80,6 +80,12 @@ export function createPlayerBar(on) {
   speed.addEventListener("change", () => on.speed(Number(speed.value)));
   iteration.addEventListener("change", () => on.iteration(Number(iteration.value)));
   let iterationsKey = "";
+  // a phone pins the bar over the bottom of the page: the page keeps room for its height
+  if (typeof ResizeObserver === "function") {
+    new ResizeObserver(() => {
+      el.closest(".gp-root")?.style.setProperty("--gp-player-h", `${el.offsetHeight}px`);
+    }).observe(el);
+  }
 
   return {
     el,

@@ -62,6 +62,9 @@ export function createPlayer({
   let curDur = 1;
   let last = 0;
   let handle = null;
+  // the last event's animation still running after playback reached its end: the button
+  // already reads Play (the moment shown is the end), only the drawing finishes
+  let finishing = false;
 
   function setPlaying(v) {
     if (playing === v) return;
@@ -77,13 +80,14 @@ export function createPlayer({
 
   function tick() {
     handle = null;
-    if (!playing) return;
+    if (!playing && !finishing) return;
     const t = clock.now();
     animT += (t - last) * speed;
     last = t;
     let budget = MAX_EVENTS_PER_FRAME;
     while (animT >= curDur && budget-- > 0) {
       if (pos >= Math.min(until, getCount())) {
+        finishing = false;
         setPlaying(false);
         onFrame(pos, 1);
         return;
@@ -91,13 +95,23 @@ export function createPlayer({
       animT -= curDur;
       applyNext();
     }
+    reachedEnd();
     onFrame(pos, Math.min(1, animT / curDur));
     handle = clock.request(tick);
+  }
+
+  /** Once the last event is applied, playback is over though its animation still runs. */
+  function reachedEnd() {
+    if (playing && pos >= Math.min(until, getCount())) {
+      finishing = true;
+      setPlaying(false);
+    }
   }
 
   function cancel() {
     if (handle != null) clock.cancel(handle);
     handle = null;
+    finishing = false;
   }
 
   const api = {
@@ -125,12 +139,14 @@ export function createPlayer({
       animT = 0;
       last = clock.now();
       applyNext();
+      reachedEnd();
       onFrame(pos, 0);
       handle = clock.request(tick);
     },
     pause() {
+      const wasFinishing = finishing;
       cancel();
-      if (playing) {
+      if (playing || wasFinishing) {
         setPlaying(false);
         onFrame(pos, 1);
       }

@@ -180,6 +180,11 @@ export function createSeriesPlot(el, opts = {}) {
       fig.yaxis.minor_tick_line_color = null;
       // room for the dots at the top and bottom of the range
       fig.y_range.range_padding = 0.2;
+      // a label every 26 px or more of height: Bokeh's default of six crowds a short plot
+      const yTicks = Math.max(2, Math.min(6, Math.floor((o.height - 50) / 26)));
+      const yTicker = new B.BasicTicker({ desired_num_ticks: yTicks, num_minor_ticks: 0 });
+      fig.yaxis.ticker = yTicker;
+      fig.ygrid.ticker = yTicker; // the grid keeps the axis's first ticker otherwise
       // whole-numbered x: no 1.5 on the axis
       fig.xaxis.ticker = o.unitTicks
         ? new B.SingleIntervalTicker({ interval: 1, num_minor_ticks: 0 })
@@ -340,16 +345,31 @@ export function createSeriesPlot(el, opts = {}) {
       : String(Math.round(v * 100) / 100);
   }
 
+  // New values for a plot already drawn go in after the page has painted what changed with
+  // them: Bokeh redraws its canvas at once (20 ms and more), which is worth one frame's delay
+  // behind the graph and the numbers a reply or a step changed.
+  let queued = null;
+
+  function setSources() {
+    queued = null;
+    if (!sources) return;
+    const d = split(lastPoints);
+    sources.all.data = d.all;
+    sources.past.data = d.past;
+    sources.future.data = d.future;
+    sources.now.data = d.now;
+  }
+
   async function update(points, title) {
     const sameShape = bview && sources && title === lastTitle && points.length === lastPoints.length;
     lastPoints = points;
     lastTitle = title;
     if (sameShape) {
-      const d = split(points);
-      sources.all.data = d.all;
-      sources.past.data = d.past;
-      sources.future.data = d.future;
-      sources.now.data = d.now;
+      if (!queued) {
+        queued = requestAnimationFrame(() => {
+          queued = setTimeout(setSources, 0); // after the paint this frame makes
+        });
+      }
       return;
     }
     if (bokeh === null && o.useBokeh !== false) {
@@ -370,6 +390,11 @@ export function createSeriesPlot(el, opts = {}) {
   }
 
   function removeBokeh() {
+    if (queued) {
+      cancelAnimationFrame(queued);
+      clearTimeout(queued);
+      queued = null;
+    }
     if (bview) (Array.isArray(bview) ? bview : [bview]).forEach((v) => v?.remove?.());
     bview = null;
     sources = null;

@@ -6,12 +6,15 @@
 
 import { deadlineTransport } from "./deadline-transport.js";
 
-// The worker first: Python's start-up (seconds) is what the page waits for, so it begins
-// before anything else here, the UI's own module code included (imported below, on demand).
+// The worker first: Python's start-up (seconds) is what the page waits for. index.html starts it
+// before this bundle is even fetched (window.__gradplay_early: the worker, when, and the events
+// it sent meanwhile, replayed at the end of this module); without that, it starts here, before
+// anything else, the UI's own module code included (imported below, on demand).
 const BUILD = document.querySelector('meta[name="gradplay-build"]')?.content || "";
 const versioned = (path) => (BUILD && !BUILD.startsWith("@") ? `${path}?v=${encodeURIComponent(BUILD)}` : path);
-const WORKER_STARTED = performance.now();
-let worker = startWorker();
+const early = takeEarlyWorker();
+const WORKER_STARTED = early ? early.at : performance.now();
+let worker = early ? listen(early.worker) : startWorker();
 
 const round = (ms) => Math.round(ms * 10) / 10;
 
@@ -213,13 +216,32 @@ function die(message, detail, workerGone) {
 }
 
 function startWorker() {
-  const w = new Worker(versioned("worker.js"), { type: "module" });
+  return listen(new Worker(versioned("worker.js"), { type: "module" }));
+}
+
+function listen(w) {
   w.onmessage = onWorkerMessage;
   w.onerror = onWorkerError;
-  w.onmessageerror = () => {
-    console.warn("gradplay: a message from the worker could not be read");
-  };
+  w.onmessageerror = onWorkerMessageError;
   return w;
+}
+
+function onWorkerMessageError() {
+  console.warn("gradplay: a message from the worker could not be read");
+}
+
+// The worker index.html started, if it did: {worker, at, events}.
+function takeEarlyWorker() {
+  const found = window.__gradplay_early;
+  delete window.__gradplay_early;
+  return found?.worker ? found : null;
+}
+
+// What the early worker said before this module listened, in order. Called once this module's
+// state exists; no event can come in between (they are tasks, this module runs as one).
+function replayEarlyEvents(events) {
+  const handlers = { message: onWorkerMessage, error: onWorkerError, messageerror: onWorkerMessageError };
+  for (const event of events) handlers[event.type]?.(event);
 }
 
 // A worker that overran a request's deadline: terminate it, start another, resolve when it is
@@ -238,6 +260,10 @@ function onWorkerMessage(event) {
     transport.receive(data);
     return;
   }
+  if (data?.gradplay === "timings") {
+    Object.assign(timings, data.timings); // the worker's own times of the first requests
+    return;
+  }
   if (!data || data.gradplay !== "status") return;
   if (restarted) {
     if (data.phase === "ready" || data.phase === "fatal") {
@@ -247,6 +273,7 @@ function onWorkerMessage(event) {
     return;
   }
   Object.assign(timings, data.timings);
+  if (typeof data.origin === "number") timings.worker_script_at = round(data.origin - performance.timeOrigin);
   if (data.phase === "ready") {
     timings.ready_at = round(performance.now());
     timings.ready_since_start_ms = round(timings.ready_at - WORKER_STARTED);
@@ -287,6 +314,8 @@ async function mount() {
   timings.ui_mounted_at = round(performance.now());
   return { ui, host };
 }
+
+if (early) replayEarlyEvents(early.events);
 
 mount().catch((err) => {
   console.error("gradplay: the UI could not be mounted:", err);

@@ -25,6 +25,10 @@ export const CSS = String.raw`
   --gp-syn-def: #0000dd; --gp-syn-type: #006655; --gp-syn-special: #225566; --gp-syn-comment: #8a4b00;
   container-type: size;
   container-name: gp;
+  /* exactly one screen: the page never scrolls the top bar or the player away; the layout
+     containment makes the root the box a phone's pinned player bar is placed in */
+  contain: layout;
+  overflow: clip;
   position: relative;
   width: 100%;
   height: 100%;
@@ -40,7 +44,7 @@ export const CSS = String.raw`
 .gp-icon { display: block; }
 .gp-btn.icon { display: inline-flex; align-items: center; justify-content: center; }
 .gp-btn.play { display: inline-flex; align-items: center; gap: 6px; }
-.gp-app { position: absolute; inset: 0; display: grid; grid-template-rows: auto minmax(0, 1fr); }
+.gp-app { position: absolute; inset: 0; display: grid; grid-template-rows: auto minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); }
 
 /* top bar */
 .gp-top { display: flex; align-items: center; gap: 10px; padding: 8px 14px; background: var(--gp-panel); border-bottom: 1px solid var(--gp-line); flex-wrap: wrap; }
@@ -79,7 +83,7 @@ export const CSS = String.raw`
 .small { font-size: 12px; }
 
 /* main grid */
-.gp-main { display: grid; grid-template-columns: minmax(280px, 29%) minmax(0, 1fr) 318px; min-height: 0; }
+.gp-main { display: grid; grid-template-columns: minmax(280px, 29%) minmax(0, 1fr) 318px; grid-template-rows: minmax(0, 1fr); min-height: 0; }
 .gp-left { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--gp-line); background: var(--gp-panel); }
 .gp-center { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-height: 0; min-width: 0; }
 .gp-right { display: flex; flex-direction: column; border-left: 1px solid var(--gp-line); background: var(--gp-panel); min-height: 0; }
@@ -254,19 +258,23 @@ export const CSS = String.raw`
 .gp-detail b { font-family: var(--gp-sans); font-size: 13px; display: block; margin-bottom: 2px; }
 .gp-detail span { color: var(--gp-muted); }
 .gp-detail-extra { color: var(--gp-grad); font-weight: 600; }
-.gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: min(340px, calc(100% - 16px)); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px var(--gp-mono); white-space: normal; overflow-wrap: anywhere; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
+/* its width and line breaks are set by graph-view.js (callout-place.js), so it is as big as estimated */
+.gp-callout { position: absolute; left: 0; top: 0; z-index: 1; max-width: calc(100% - 8px); padding: 5px 9px; border-radius: 8px; background: var(--gp-panel); border: 1.5px solid var(--gp-grad); color: var(--gp-grad); font: 600 12.5px/17px var(--gp-mono); white-space: pre; pointer-events: none; box-shadow: 0 2px 8px rgba(60,64,67,0.15); }
+.gp-callout.heat { white-space: normal; line-height: normal; }
+.gp-callout.away { visibility: hidden; }
 .gp-callout.heat .gp-heat-cell { pointer-events: auto; } /* clicks elsewhere on it reach the card under it */
 .gp-heat-row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
 .gp-heat-grid { display: inline-grid; gap: 2px; }
 .gp-heat-cell { width: 14px; height: 14px; border-radius: 3px; cursor: help; }
 .gp-heat-readout { margin-top: 4px; font-weight: 400; color: var(--gp-text); }
 .gp-minimap { position: absolute; right: 10px; top: 10px; z-index: 2; width: 168px; height: 112px; border-radius: 8px; border: 1px solid var(--gp-line); background: rgba(255,255,255,0.9); cursor: pointer; }
+.gp-minimap[data-side=left] { right: auto; left: 10px; }
 
 /* player */
 .gp-player { display: flex; align-items: center; gap: 8px; padding: 7px 12px; background: var(--gp-panel); border-top: 1px solid var(--gp-line); flex-wrap: wrap; }
 .gp-player .gp-btn.play { min-width: 84px; font-weight: 600; }
 .gp-scrub { flex: 1; min-width: 140px; accent-color: var(--gp-grad); }
-.gp-moment { font-size: 12px; color: var(--gp-muted); min-width: 0; max-width: 46%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.gp-moment { flex: 1 1 260px; font-size: 12px; color: var(--gp-muted); min-width: 0; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .gp-moment code { font-family: var(--gp-mono); color: var(--gp-text); }
 
 /* right column: build and inspector */
@@ -325,12 +333,12 @@ export const CSS = String.raw`
 
 /* medium: code and graph side by side; build and inspector in a drawer over the graph */
 @container gp (max-width: 1180px) {
-  .gp-root { overflow: auto; }
-  .gp-app { position: static; display: block; }
+  /* one screen: the top bar takes what it needs, the graph what is left */
+  .gp-app { grid-template-rows: auto minmax(0, 1fr); }
   .gp-main { position: relative; display: grid; grid-template-columns: minmax(280px, 36%) minmax(0, 1fr); grid-template-areas: "left center"; }
-  .gp-left { grid-area: left; height: max(520px, calc(100cqh - 50px)); }
-  .gp-center { grid-area: center; height: max(520px, calc(100cqh - 50px)); }
-  .gp-right { display: none; position: absolute; z-index: 5; top: 0; right: 0; width: min(360px, 100%); height: max(520px, calc(100cqh - 50px)); border-left: 1px solid var(--gp-line); box-shadow: -6px 0 18px rgba(60,64,67,0.22); }
+  .gp-left { grid-area: left; }
+  .gp-center { grid-area: center; }
+  .gp-right { display: none; position: absolute; z-index: 5; top: 0; right: 0; width: min(360px, 100%); height: 100%; border-left: 1px solid var(--gp-line); box-shadow: -6px 0 18px rgba(60,64,67,0.22); }
   .gp-right.open { display: flex; }
   .gp-drawer-toggle, .gp-drawer-head { display: inline-flex; }
   .gp-drawer-head { display: flex; }
@@ -339,9 +347,19 @@ export const CSS = String.raw`
 }
 /* narrow: one column, the graph first */
 @container gp (max-width: 760px) {
-  .gp-main { grid-template-columns: minmax(0, 1fr); grid-template-areas: "center" "left"; }
-  .gp-left { height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
-  .gp-right { width: 100%; border-left: none; }
+  /* the graph fills the screen under the top bar; the program is below it (scrolled to inside
+     the main area), and the player is a bar pinned at the bottom of the screen */
+  .gp-main { display: flex; flex-direction: column; overflow-x: hidden; overflow-y: auto; padding-bottom: var(--gp-player-h, 104px); }
+  .gp-left { flex: none; height: 560px; border-right: none; border-top: 1px solid var(--gp-line); }
+  .gp-center { order: -1; flex: none; height: 100%; }
+  .gp-player { position: fixed; left: 0; right: 0; bottom: 0; z-index: 6; box-shadow: 0 -2px 8px rgba(60,64,67,0.15); }
+  .gp-right { width: 100%; border-left: none; height: calc(100% - var(--gp-player-h, 104px)); }
+  /* the top bar in two rows: the brand and the gallery, then the buttons (the host's badge
+     is left out: the page has no room for words that are not a control) */
+  .gp-top { gap: 6px; padding: 6px 10px; }
+  .gp-top .gp-select[data-testid=examples] { flex: 1 1 180px; max-width: none; min-width: 0; }
+  .gp-top .gp-spacer, .gp-top [data-testid=host-status] { display: none; }
+  .gp-top .gp-btn { padding: 7px 8px; }
 }
 /* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
 @media (prefers-color-scheme: dark) {

@@ -61,7 +61,8 @@ export function createTopBar({ hostKind, otherHostUrl = null, otherHostLabel = n
           rel: "noopener",
           title: "Open this program in the in-browser version (Python runs in your browser, no server)",
         },
-        otherHostLabel || "Open in the browser version",
+        // short, so the top bar stays one row at 1024 px
+        otherHostLabel || "In browser ↗",
       )
     : null;
   const status = h(

@@ -9,7 +9,15 @@ import { h } from "./dom.js";
 import { injectStyles } from "./styles.js";
 import { buildIndex, stateAt, advance, emptyChanges, stepOfMoment } from "./timeline-state.js";
 import { buildGraph, iterationsOf, roleOf } from "./graph-model.js";
-import { layoutPositions, chooseDirection } from "./layout.js";
+import {
+  layoutPositions,
+  chooseDirection,
+  openInPlace,
+  closeInPlace,
+  spreadPoint,
+  gatherPoint,
+  bounds,
+} from "./layout.js";
 import { createGraphView } from "./graph-view.js";
 import { createCodePane } from "./code-pane.js";
 import { createInspector } from "./inspector.js";
@@ -133,6 +141,9 @@ export function mountPlayground(el, host, options = {}) {
   const rolePositions = new Map(); // roleOf(id) -> centre: a statement's result keeps its place in every iteration
   const fitted = new Set(); // views already fitted once for this program family
   const openCalls = new Set(); // calls drawn open (scope ids); the others are one box each
+  // How opening each call moved the rest of the graph (layout.js openInPlace), in the order
+  // the calls were opened: closing one moves the rest back.
+  const spreads = new Map(); // scope id -> spread
   let autoFit = true; // until the person pans or zooms, a resize refits
   let pending = emptyChanges(); // what changed since the last frame was drawn
   let hello = null;
@@ -142,7 +153,7 @@ export function mountPlayground(el, host, options = {}) {
   let autoplaying = false; // an edit's new step is being played (the reply is still being shown)
   let timeScale = 1;
   let drawnCount = 0; // replies drawn, for tests that wait for the next one (data-results)
-  const timers = { run: null, hash: null, inspector: null, banner: null };
+  const timers = { run: null, hash: null, inspector: null, banner: null, stepLines: null };
   let lastKeyAt = null; // when the person last typed in the program (null: the run was asked for)
   let lastHash = "";
   let lastStepLines = "";
@@ -457,12 +468,20 @@ export function mountPlayground(el, host, options = {}) {
     shownMoment = moment;
     shownCount = timelineIndex.count;
     playerBar.showMoment(moment, timelineIndex.count, momentText(timelineIndex, moment));
-    // the statement being run, in the program pane
-    const lines = stepLinesAt(timelineIndex, moment);
-    const key = lines.join(",");
-    if (key !== lastStepLines) {
-      lastStepLines = key;
-      code.setStepLines(lines);
+    // the statement being run, in the program pane; while playing, a few times a second (each
+    // change is an editor transaction, most of a frame's script on a big program)
+    if (playing) {
+      if (!timers.stepLines) {
+        timers.stepLines = setTimeout(() => {
+          timers.stepLines = null;
+          if (shown.timelineIndex && viewState.timelineState)
+            showStepLines(shown.timelineIndex, viewState.timelineState.pos);
+        }, 120);
+      }
+    } else {
+      clearTimeout(timers.stepLines);
+      timers.stepLines = null;
+      showStepLines(timelineIndex, moment);
     }
     consolePane.show(consoleView(timelineIndex, moment, viewState.staleError));
     lossPanel.setMoment(moment);
@@ -479,6 +498,15 @@ export function mountPlayground(el, host, options = {}) {
       timers.inspector = null;
       drawInspector();
       scheduleHash();
+    }
+  }
+
+  function showStepLines(timelineIndex, moment) {
+    const lines = stepLinesAt(timelineIndex, moment);
+    const key = lines.join(",");
+    if (key !== lastStepLines) {
+      lastStepLines = key;
+      code.setStepLines(lines);
     }
   }
 
@@ -666,10 +694,14 @@ export function mountPlayground(el, host, options = {}) {
 
   function handleResult(reply, mode, extra = {}) {
     if (!reply || destroyed || reply.type === "stale") return;
+    // the UI's own share of a reply's time, for the benchmarks (a performance measure named
+    // "gradplay:draw", from the reply's arrival to the graph set for the next frame)
+    const start = performance.now();
     try {
       drawResult(reply, mode, extra);
     } finally {
       markDrawn();
+      performance.measure?.("gradplay:draw", { start, detail: mode });
     }
   }
 
@@ -705,6 +737,7 @@ export function mountPlayground(el, host, options = {}) {
     explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
     if (fresh) {
       openCalls.clear();
+      spreads.clear();
       closeCallsBtn.hidden = true;
       positions.clear();
       rolePositions.clear();
@@ -781,17 +814,20 @@ export function mountPlayground(el, host, options = {}) {
 
   /**
    * Rebuilds the drawn graph for the current view (with `fit`, fitted in view); returns the ids
-   * of nodes placed anew.
+   * of nodes placed anew. `place(graph)`, when given, places the graph instead of the layout
+   * (all of it: an opened call moves the rest); `animate` moves what moved over a few frames.
    */
-  function rebuildGraph({ fit = false } = {}) {
+  function rebuildGraph({ fit = false, place = null, animate = false } = {}) {
     const graph = buildGraph(shown.timelineIndex, viewState.view, {
       iteration: shown.iteration,
       expanded: openCalls,
     });
     shown.graph = graph;
-    for (const n of graph.nodes) {
-      if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
-        positions.set(n.id, { ...rolePositions.get(roleOf(n.id)) });
+    if (!place) {
+      for (const n of graph.nodes) {
+        if (!positions.has(n.id) && rolePositions.has(roleOf(n.id)))
+          positions.set(n.id, { ...rolePositions.get(roleOf(n.id)) });
+      }
     }
     const added = graph.nodes.filter((n) => !positions.has(n.id)).map((n) => n.id);
     if (!layout.direction || !graph.nodes.some((n) => positions.has(n.id))) {
@@ -802,16 +838,18 @@ export function mountPlayground(el, host, options = {}) {
     }
     directionBtn.dataset.direction = layout.direction;
     directionBtn.textContent = layout.direction === "TB" ? "↓" : "→";
-    const placed = layoutPositions(graph.nodes, graph.edges, positions, {
-      direction: layout.direction,
-      clusters: graph.frames,
-    });
+    const placed = place
+      ? place(graph)
+      : layoutPositions(graph.nodes, graph.edges, positions, {
+          direction: layout.direction,
+          clusters: graph.frames,
+        });
     for (const [id, centre] of placed) {
       positions.set(id, centre);
       rolePositions.set(roleOf(id), centre);
     }
     playerBar.setIterations(iterationsOf(shown.timelineIndex), shown.iteration);
-    graphView.setGraph(graph, positions, { fit, direction: layout.direction });
+    graphView.setGraph(graph, positions, { fit, direction: layout.direction, animate });
     emptyGraph.hidden = graph.nodes.length > 0;
     legend.replaceChildren(
       ...legendItems(viewState.view).map(([color, text]) =>
@@ -823,17 +861,79 @@ export function mountPlayground(el, host, options = {}) {
 
   /**
    * Opens a call's box (with `close`, draws it as one box again; with null, closes every open
-   * call): its inside drawn anew.
+   * call). The rest of the graph stays as the learner knows it: an opened call's inside is laid
+   * out where its box was and the rest moves aside just enough, over a few frames; a closed
+   * call's box goes back where its inside was, and the rest comes back.
    */
   function openCall(scopeId, { close = false } = {}) {
-    if (!scopeId) openCalls.clear();
-    else if (close) openCalls.delete(scopeId);
-    else openCalls.add(scopeId);
-    closeCallsBtn.hidden = !openCalls.size;
-    // laid out anew, so each open call's cards sit together inside its outline
-    positions.clear();
+    const before = shown.graph;
+    if (!before) return;
     rolePositions.clear();
-    rebuildGraph({ fit: true });
+    // the other view's nodes (and other iterations') are laid out afresh when next drawn
+    const drawn = new Set(before.nodes.map((n) => n.id));
+    for (const id of [...positions.keys()]) if (!drawn.has(id)) positions.delete(id);
+    fitted.clear();
+    fitted.add(viewState.view);
+    if (scopeId && !close) {
+      openCalls.add(scopeId);
+      const gid = `g:${scopeId}`;
+      const box = before.nodes.find((n) => n.id === gid);
+      const at = positions.get(gid);
+      positions.delete(gid);
+      rebuildGraph({
+        animate: true,
+        place:
+          box && at
+            ? (graph) => {
+                const opened = openInPlace(
+                  graph.nodes,
+                  graph.edges,
+                  positions,
+                  { ...at, w: box.w, h: box.h },
+                  {
+                    direction: layout.direction,
+                    clusters: graph.frames,
+                  },
+                );
+                if (opened.spread) {
+                  // the other opened calls' places move with the rest of the graph
+                  for (const [id, sp] of spreads) spreads.set(id, { ...sp, ...spreadPoint(sp, opened.spread) });
+                  spreads.set(scopeId, opened.spread);
+                }
+                return opened.positions;
+              }
+            : null,
+      });
+      graphView.reveal(scopeId);
+    } else {
+      // the calls that close: those asked for and the open calls drawn inside them, undone the
+      // last opened first, so the rest of the graph comes back where it was
+      const asked = scopeId ? [scopeId] : [...openCalls];
+      const frames = new Map(before.frames.map((f) => [f.id, f]));
+      const within = (f, outer) => f !== outer && f.ids.every((id) => outer.ids.includes(id));
+      const closing = [...frames.values()].filter((f) =>
+        asked.some((a) => frames.has(a) && (a === f.id || within(f, frames.get(a)))),
+      );
+      const order = [...spreads.keys()].filter((id) => closing.some((f) => f.id === id)).reverse();
+      for (const id of order) {
+        const spread = spreads.get(id);
+        spreads.delete(id);
+        const moved = closeInPlace(positions, `g:${id}`, spread);
+        positions.clear();
+        for (const [k, p] of moved) positions.set(k, p);
+        for (const [other, sp] of spreads) spreads.set(other, { ...sp, ...gatherPoint(sp, spread) });
+      }
+      // a call drawn open because it was open when its outer call opened: its box where its inside was
+      for (const f of closing.filter((c) => !order.includes(c.id))) {
+        const cards = before.nodes.filter((n) => f.ids.includes(n.id) && positions.has(n.id));
+        const b = bounds(cards, positions);
+        if (cards.length) positions.set(`g:${f.id}`, { x: b.x + b.w / 2, y: b.y + b.h / 2 });
+      }
+      if (scopeId) openCalls.delete(scopeId);
+      else openCalls.clear();
+      rebuildGraph({ animate: true });
+    }
+    closeCallsBtn.hidden = !openCalls.size;
     viewState.selection = existingIds(shown.graph, viewState.selection);
     graphView.setSelection(viewState.selection);
     pending = emptyChanges();
@@ -846,6 +946,7 @@ export function mountPlayground(el, host, options = {}) {
     layout.direction = direction;
     if (!shown.timelineIndex) return;
     positions.clear();
+    spreads.clear();
     fitted.clear();
     fitted.add(viewState.view);
     autoFit = true;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import { buildIndex, stateAt } from "../src/timeline-state.js";
-import { buildGraph, nodeDisplay } from "../src/graph-model.js";
+import { buildGraph, nodeDisplay, callTitle, callBoxWidth, COMPACT_CHAR_W, NODE_W } from "../src/graph-model.js";
 
 const index = () => buildIndex(timeline("module"));
 const names = (timelineIndex, g) => g.nodes.map((n) => (n.kind === "group" ? n.id : n.name || n.id));
@@ -101,4 +101,15 @@ test("a closed call's box runs while any call inside it runs", () => {
   const at = timelineIndex.events.findIndex((ev) => ev.event === "node_begin" && inner.has(ev.node)) + 1;
   assert.ok(at > 0);
   assert.equal(nodeDisplay(timelineIndex, stateAt(timelineIndex, at), energy).running, true);
+});
+
+test("a call's box is as wide as its title needs, so the title is never cut at the compact level", () => {
+  const timelineIndex = calls();
+  const g = buildGraph(timelineIndex, "tensors");
+  const energy = g.nodes.find((n) => n.id === "g:c2");
+  const net = g.nodes.find((n) => n.id === "g:c4");
+  assert.equal(callTitle(timelineIndex, energy.scope), "energy(x, b, 0.5)");
+  assert.ok(energy.w >= 20 + COMPACT_CHAR_W * "energy(x, b, 0.5)".length, "room for every character");
+  assert.equal(net.w, NODE_W, "a short title keeps the card's width");
+  assert.equal(callBoxWidth("f(" + "a, ".repeat(80) + ")"), 400, "up to a limit");
 });

@@ -4,7 +4,18 @@ import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import { buildIndex } from "../src/timeline-state.js";
 import { buildGraph } from "../src/graph-model.js";
-import { layoutPositions, edgeCurve, curveAt, lanesOf, bounds, chooseDirection } from "../src/layout.js";
+import {
+  layoutPositions,
+  edgeCurve,
+  curveAt,
+  lanesOf,
+  bounds,
+  chooseDirection,
+  openInPlace,
+  closeInPlace,
+  spreadPoint,
+  gatherPoint,
+} from "../src/layout.js";
 
 const box = (id) => ({ id, w: 180, h: 100 });
 
@@ -173,5 +184,90 @@ test("an open call's cards are laid out together: no other card inside its outli
       });
       assert.deepEqual(inside, [], `${direction} ${f.title}`);
     }
+  }
+});
+
+const clash = (a, pa, b, pb) => Math.abs(pa.x - pb.x) < (a.w + b.w) / 2 && Math.abs(pa.y - pb.y) < (a.h + b.h) / 2;
+
+for (const direction of ["LR", "TB"]) {
+  test(`${direction}: opening a call keeps the rest of the graph as it was, moved aside only as far as the call needs`, () => {
+    const timelineIndex = buildIndex(timeline("calls"));
+    const closed = buildGraph(timelineIndex, "tensors");
+    const before = layoutPositions(closed.nodes, closed.edges, new Map(), { direction });
+    const box = closed.nodes.find((n) => n.id === "g:c2");
+    const open = buildGraph(timelineIndex, "tensors", { expanded: new Set(["c2"]) });
+    const kept = new Map([...before].filter(([id]) => id !== "g:c2"));
+    const { positions, spread } = openInPlace(
+      open.nodes,
+      open.edges,
+      kept,
+      { ...before.get("g:c2"), w: box.w, h: box.h },
+      { direction, clusters: open.frames },
+    );
+    const others = open.nodes.filter((n) => kept.has(n.id));
+    const inside = open.nodes.filter((n) => !kept.has(n.id));
+    assert.ok(inside.length >= 3 && others.length >= 5);
+    // every other pair keeps its order left to right and top to bottom, and nothing overlaps
+    for (const a of others)
+      for (const b of others) {
+        if (a === b) continue;
+        const [pa, pb, qa, qb] = [before.get(a.id), before.get(b.id), positions.get(a.id), positions.get(b.id)];
+        if (pa.x < pb.x - 0.5) assert.ok(qa.x < qb.x, `${a.id} stays left of ${b.id}`);
+        if (pa.y < pb.y - 0.5) assert.ok(qa.y < qb.y, `${a.id} stays above ${b.id}`);
+      }
+    const all = open.nodes;
+    for (const a of all)
+      for (const b of all)
+        if (a !== b) assert.ok(!clash(a, positions.get(a.id), b, positions.get(b.id)), `${a.id} / ${b.id}`);
+    // the opened call sits where its box was; a node in the box's row (or column) stays in it
+    const b = bounds(inside, positions);
+    assert.ok(Math.abs(b.x + b.w / 2 - spread.x) < 1, "centred across on the box");
+    for (const n of others) {
+      const [p, q] = [before.get(n.id), positions.get(n.id)];
+      if (Math.abs(p.y - spread.y) < box.h / 2) assert.equal(q.y, p.y, `${n.id} stays in the box's row`);
+      if (Math.abs(p.x - spread.x) < box.w / 2) assert.equal(q.x, p.x, `${n.id} stays in the box's column`);
+      assert.ok(
+        Math.abs(q.x - p.x) <= spread.dx + 1e-9 && Math.abs(q.y - p.y) <= spread.dy + 1e-9,
+        "moved no more than the room needed",
+      );
+    }
+    // closing it brings everything back
+    const back = closeInPlace(positions, "g:c2", spread);
+    for (const [id, p] of before) {
+      assert.ok(Math.abs(back.get(id).x - p.x) < 1e-9 && Math.abs(back.get(id).y - p.y) < 1e-9, id);
+    }
+  });
+}
+
+test("a call opened inside an opened call, and both closed again (the inner first): back where they began", () => {
+  const timelineIndex = buildIndex(timeline("calls"));
+  const graphWith = (...open) => buildGraph(timelineIndex, "tensors", { expanded: new Set(open) });
+  const opens = (graph, prev, next, id) => {
+    const box = graph.nodes.find((n) => n.id === `g:${id}`);
+    const kept = new Map([...prev].filter(([k]) => k !== box.id));
+    return openInPlace(
+      next.nodes,
+      next.edges,
+      kept,
+      { ...prev.get(box.id), w: box.w, h: box.h },
+      {
+        direction: "TB",
+        clusters: next.frames,
+      },
+    );
+  };
+  const [g0, g1, g2] = [graphWith(), graphWith("c2"), graphWith("c2", "c3")];
+  const start = layoutPositions(g0.nodes, g0.edges, new Map(), { direction: "TB" });
+  const one = opens(g0, start, g1, "c2");
+  const two = opens(g1, one.positions, g2, "c3");
+  // the outer call's place moves with the rest when the inner one opens
+  const outer = { ...one.spread, ...spreadPoint(one.spread, two.spread) };
+  const afterInner = closeInPlace(two.positions, "g:c3", two.spread);
+  for (const [id, p] of one.positions) assert.ok(Math.abs(afterInner.get(id).y - p.y) < 1e-9, id);
+  // (the inner spread undone moves the outer call's place back too)
+  const outerBack = { ...outer, ...gatherPoint(outer, two.spread) };
+  const back = closeInPlace(afterInner, "g:c2", outerBack);
+  for (const [id, p] of start) {
+    assert.ok(Math.abs(back.get(id).x - p.x) < 1e-9 && Math.abs(back.get(id).y - p.y) < 1e-9, id);
   }
 });

@@ -68,7 +68,7 @@ test("points happen when their backward begins: the count at every moment", () =
 
 test("hover text: step, value and where", () => {
   const series = lossSeries(buildIndex(timeline("train")));
-  assert.equal(lossTip(series, series.points[1]), "step 1: loss = 3.2000 (line 7, loop iteration 1)");
+  assert.equal(lossTip(series, series.points[1]), "iteration 2: loss = 3.2000 (line 7, iteration 2)");
 });
 
 test("backward with gradient= on a non-scalar and autograd.grad are not a loss", () => {

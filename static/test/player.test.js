@@ -68,6 +68,30 @@ test("play applies the next event at once, then one per duration, and stops at t
   );
 });
 
+test("the button reads Play once the last event is applied, while its animation finishes", () => {
+  const clock = fakeClock();
+  const frames = [];
+  const states = [];
+  const player = createPlayer({
+    getCount: () => evs.length,
+    getEvent: (i) => evs[i],
+    onAdvance: () => {},
+    onSeek: () => {},
+    onFrame: (p, frac) => frames.push([p, frac]),
+    onPlayState: (v) => states.push(v),
+    clock,
+  });
+  player.seek(4);
+  player.play();
+  assert.equal(player.pos, 5);
+  assert.equal(player.playing, false, "at the end, not playing");
+  assert.deepEqual(states, [true, false]);
+  assert.ok(clock.waiting > 0, "the last event's animation still runs");
+  for (let k = 0; k < 100 && clock.waiting; k++) clock.advance(50);
+  assert.deepEqual(frames.at(-1), [5, 1]);
+  assert.deepEqual(states, [true, false]);
+});
+
 test("speed scales time; a fast frame applies several events", () => {
   const { clock, player } = setup(evs);
   player.setSpeed(16);

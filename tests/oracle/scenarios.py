@@ -20,6 +20,7 @@ Helpers start with an underscore and are not scenarios.
 from __future__ import annotations
 
 from tests.oracle import (
+    scenarios_added_ops,
     scenarios_autograd_api,
     scenarios_conv,
     scenarios_misc,
@@ -3824,3 +3825,4 @@ SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
 SCENARIOS.update(scenarios_numerics.SCENARIOS)
 SCENARIOS.update(scenarios_misc.SCENARIOS)
+SCENARIOS.update(scenarios_added_ops.SCENARIOS)

@@ -700,4 +700,45 @@ def optim_lr_schedulers(torch, rec):
 
 
 
+def activation_gradients_at_boundaries_and_nan(torch, rec):
+    """hardswish's gradient at -3 and 3 (torch 2.13's boundaries), hardsigmoid's constant 0
+    outside (-3, 3), and at NaN inputs inside and outside torch's vectorised blocks."""
+    F = torch.nn.functional
+    nan = float("nan")
+    values = [-3.0, 3.0, -4.0, 4.0, nan, 2.5, -2.5, float("-inf")]
+    for name in ("hardswish", "hardsigmoid", "relu6", "hardtanh", "elu", "selu", "celu"):
+        for dtype in (torch.float32, torch.float64):
+            for n in (8, 40):
+                x = torch.tensor((values * 5)[:n], dtype=dtype, requires_grad=True)
+                (g,) = torch.autograd.grad(getattr(F, name)(x), x,
+                                           torch.full((n,), -1.5, dtype=dtype))
+                rec.value(f"{name} {dtype} {n}", g)
+
+
+def small_edges_the_value_fuzzer_found(torch, rec):
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    for key in ((Ellipsis,), (slice(None), slice(None)), (slice(0, None),), (slice(-2, None),),
+                (slice(None, 5),), ()):
+        rec.graph(f"x[{key}]", x[key])
+    rec.graph("x[:]", x[:])
+    z = torch.tensor(2.0, requires_grad=True)
+    y = torch.masked_select(z, torch.tensor(True))
+    y.sum().backward()
+    rec.value("masked_select 0-dim", y)
+    rec.value("masked_select 0-dim grad", z.grad)
+    rec.value("masked_select 0-dim False", torch.masked_select(z, torch.tensor(False)))
+    F = torch.nn.functional
+    for shape, tshape in (((0, 3, 2), (0, 2)), ((0, 3, 2, 2), (0, 2, 2))):
+        for red in ("mean", "sum", "none"):
+            x = torch.zeros(shape, requires_grad=True)
+            t = torch.zeros(tshape, dtype=torch.long)
+            loss = F.cross_entropy(x, t, reduction=red)
+            rec.value(f"cross_entropy {shape} {red}", loss)
+            rec.value(f"nll_loss {shape} {red}", F.nll_loss(x, t, reduction=red))
+            rec.value(f"label_smoothing {shape} {red}",
+                      F.cross_entropy(x, t, reduction=red, label_smoothing=0.1))
+    e = torch.zeros(0, 1).expand(0, 5)
+    rec.value("in place on an empty expanded tensor", e.add_(1))
+
+
 SCENARIOS = collect_scenarios(globals(), __name__)

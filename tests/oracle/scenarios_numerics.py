@@ -42,5 +42,39 @@ def pow_by_a_number_as_torch_computes_it(torch, rec):
     rec.value("float64 ramp ** -0.5", ramp.double().abs() ** -0.5)
 
 
+def sgn_sends_torchs_zero_gradient(torch, rec):
+    """sgn's gradient is torch's efficient zero: mul, div, exp, sum, views, cat... pass it on
+    as exact +0 (no nan from an inf factor, no -0.0); neg, tanh, expand, mean... read it as
+    zeros; added to another gradient it leaves that one unchanged. sign's is zeros_like."""
+    inf = float("inf")
+    w = torch.tensor([-2.0, inf, 3.0, -1.0])
+    chains = {
+        "mul": lambda a: a.sgn(), "exp": lambda a: a.exp().sgn(), "log": lambda a: a.log().sgn(),
+        "sum": lambda a: a.sum().sgn(), "reshape": lambda a: a.reshape(2, 2).sgn(),
+        "cat": lambda a: torch.cat([a, a]).sgn(), "pow": lambda a: (a ** 2).sgn(),
+        "neg": lambda a: (-a).sgn(), "tanh": lambda a: a.tanh().sgn(),
+        "expand": lambda a: a.expand(2, 4).sgn(), "mean": lambda a: a.mean().sgn(),
+        "slice": lambda a: a[1:].sgn(), "sign": lambda a: a.sign(),
+        "sign mul": lambda a: (a * 2).sign(),
+    }
+    for name, f in chains.items():
+        x = torch.tensor([0.5, 1.5, 2.0, 0.25], requires_grad=True)
+        y = f(x * w)
+        (g,) = torch.autograd.grad(y, x, torch.full(y.shape, -1.0))
+        rec.value(f"{name}: grad", g.clone())
+    x = torch.tensor([0.5, 1.5, 2.0, 0.25], requires_grad=True)
+    (x * w).sgn().sum().backward()
+    rec.value("backward into a leaf", x.grad.clone())
+    x = torch.tensor([1.0, -2.0, 0.0], requires_grad=True)
+    y = x * torch.tensor([-1.0, 2.0, 3.0])
+    z = (y * 0.0).sum() + y.sgn().sum()
+    (g,) = torch.autograd.grad(z, x)
+    rec.value("sgn's zero added to -0.0", g.clone())
+    x = torch.tensor([0.5, -0.0, 0.0, -1.0], requires_grad=True)
+    y = torch.nn.functional.softsign(x)
+    (g,) = torch.autograd.grad(y, x, torch.tensor([-1.0, -1.0, 1.0, 2.0]), create_graph=True)
+    (gg,) = torch.autograd.grad(g, x, torch.tensor([-1.0, 1.0, -1.0, 1.0]))
+    rec.value("softsign second derivative", gg)
+
 
 SCENARIOS = collect_scenarios(globals(), __name__)
