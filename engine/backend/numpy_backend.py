@@ -180,19 +180,29 @@ def _fma_float64(a, b, c):
 # (Written for speed: every optimizer step of every parameter comes here.)
 _MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
 _SHIFT = np.int64(35)
+_ONE32 = np.int32(1)
+_TINY32_DOUBLED = 0x00800000 << 1  # 2**-126's float32 bits, doubled (the sign shifted out)
 _FMA_CHUNK = 32768  # elements per pass over a big array (its float64 buffer is 256 KiB)
 _scratch = _threading.local()  # per thread: the buffers of _fma32_chunked
 
 
-def _in_doubt(s, work=None, exponent=None) -> bool:
+def _in_doubt(s, work=None, exponent=None, out=None) -> bool:
     """Whether some float64 sum in s (overwritten) needs settling. work and exponent: int64 and
-    int32 buffers like s, or None to allocate (cheaper for a small array). (argmin and item:
-    numpy's min goes through its generic reduction, several times slower on small arrays.)"""
+    int32 buffers like s, or None to allocate (cheaper for a small array). out: s rounded to
+    float32, when given, rules out tiny sums in the common case: a sum below 2**-126 rounds to
+    at most 2**-126, so a result above it in magnitude everywhere needs no closer look (its
+    bits doubled, the sign shifted out, on float32's half of the bytes: cheaper than frexp).
+    (argmin and item: numpy's min goes through its generic reduction, several times slower on
+    small arrays.)"""
     if not s.size:  # nothing to settle (and argmin() of nothing raises)
         return False
     shifted = np.left_shift(s.view(np.int64), _SHIFT, work)
     if shifted.item(shifted.argmin()) == _MIDPOINT_SHIFTED:
         return True
+    if out is not None:
+        doubled = np.left_shift(out.view(np.int32), _ONE32, exponent).view(np.uint32)
+        if doubled.item(doubled.argmin()) > _TINY32_DOUBLED:
+            return False
     exponent = np.frexp(s, s, exponent)[1]  # 0 < |s| < 2**-126: an exponent of -126 or less
     return exponent.item(exponent.argmin()) < -125
 
@@ -232,26 +242,42 @@ def _fma32(a, b, c):
 
 
 def _fma32_chunked(a, b, c, shape):
-    """_fma32 of a big array in chunks: the float64 work stays in cache, in two buffers kept
-    per thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh
-    pages on every call, and a page fault per 4 KiB cost more than the arithmetic)."""
-    flat = [v.reshape(()) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
+    """_fma32 of a big array in chunks: the float64 work stays in cache, in buffers kept per
+    thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh pages on
+    every call, and a page fault per 4 KiB cost more than the arithmetic). Operands are widened
+    by copies into float64 buffers first: numpy's float32-to-float64 arithmetic goes through
+    its buffered casting loop, about twice the time of a copy and a float64 operation."""
+    flat = [np.float64(v.reshape(())) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
     n = _math.prod(shape)
     out = np.empty(n, np.float32)
     buffers = getattr(_scratch, "fma", None)
     if buffers is None:
-        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK, np.int64),
-                                  np.empty(_FMA_CHUNK, np.int32))
-    s, work, exponent = buffers
+        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK),
+                                  np.empty(_FMA_CHUNK, np.int64), np.empty(_FMA_CHUNK, np.int32))
+    s, t, work, exponent = buffers
+    x, y, z = flat
+    if type(x) is not ndarray:  # the scalar factor second
+        x, y = y, x
     for i in range(0, n, _FMA_CHUNK):
         j = min(i + _FMA_CHUNK, n)
-        part = [v if v.ndim == 0 else v[i:j] for v in flat]
-        si = s[:j - i]
-        np.multiply(part[0], part[1], si, dtype=np.float64)
-        np.add(si, part[2], si)
-        out[i:j] = si
-        if _in_doubt(si, work[:j - i], exponent[:j - i]):
-            _settle32(*part, out[i:j])
+        si, ti, oi = s[:j - i], t[:j - i], out[i:j]
+        if type(x) is ndarray:
+            np.copyto(si, x[i:j])
+        else:  # both factors are one value: their exact product
+            si.fill(x * y)
+        if type(y) is ndarray:
+            np.copyto(ti, y[i:j])
+            np.multiply(si, ti, si)
+        elif type(x) is ndarray:
+            np.multiply(si, y, si)
+        if type(z) is ndarray:
+            np.copyto(ti, z[i:j])
+            np.add(si, ti, si)
+        else:
+            np.add(si, z, si)
+        np.copyto(oi, si, casting="unsafe")
+        if _in_doubt(si, work[:j - i], exponent[:j - i], oi):
+            _settle32(*(v[i:j] if type(v) is ndarray else v for v in flat), oi)
     return out.reshape(shape)
 
 
