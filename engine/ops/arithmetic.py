@@ -285,7 +285,12 @@ class PowScalar(Function):
         e = self.exponent
         if e == 0:
             return (zeros_gradient(grad),)  # torch: zeros_like(self), also at 0 ** 0
-        return (grad * (e * apply_or_compute(PowScalar, (a,), e - 1)),)
+        power = apply_or_compute(PowScalar, (a,), e - 1)
+        if isinstance(power, Tensor):  # create_graph: torch's exponent is a Scalar argument
+            from ..nn.loss_ops import mul_scalar
+
+            return (grad * mul_scalar(power, e),)
+        return (grad * (e * power),)
 
     @staticmethod
     def compute(x, exponent):

@@ -58,7 +58,7 @@ class Addmm(Function):
     engine sums its gradient back to self's shape, as torch's validate_outputs does."""
 
     name_ = "AddmmBackward0"
-    saved_fields = {"mat2": 0, "mat1": 1}  # grad_fn._saved_<name>: position in _saved
+    saved_fields = {"mat1": 0, "mat2": 1}  # grad_fn._saved_<name>: position in _saved
     _saved_alpha = property(lambda self: self.alpha)
     _saved_beta = property(lambda self: self.beta)
     chain_rule = ("out = β·bias + α·(A @ B): to bias β·{grad} (summed to its shape), to A α·grad @ Bᵀ, "
@@ -67,7 +67,8 @@ class Addmm(Function):
 
     def forward(self, bias, mat1, mat2, beta, alpha):
         self.beta, self.alpha = beta, alpha
-        self.save(mat2 if self.needs(1) else None, mat1 if self.needs(2) else None)
+        # torch's order (saved_tensors_hooks see mat1 packed first)
+        self.save(mat1 if self.needs(2) else None, mat2 if self.needs(1) else None)
         self.column_major = column_major(self, mat1, mat2)
         prod = B.matmul(mat1._data, mat2._data)
         if alpha != 1:
@@ -78,7 +79,7 @@ class Addmm(Function):
         return B.add(b, prod)
 
     def backward(self, grad):
-        mat2, mat1 = self.saved_tensors
+        mat1, mat2 = self.saved_tensors
         mat1_cm, mat2_cm = self.column_major
         g_self = g_mat1 = g_mat2 = None
         if self.needs(0):

@@ -7,7 +7,7 @@ import warnings
 
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_multi
-from ..autograd.graph import SavedTensor
+from ..autograd.graph import save
 from ..dtypes import float32
 from ..tensor import Tensor
 from . import spread
@@ -255,5 +255,5 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     outs = apply_multi(StdMean, (input,), *_var_args(input, dim, unbiased, keepdim, correction))
     node = outs[0]._grad_fn
     if node is not None:  # the std saved as an output of the node, for its backward
-        node._saved = node._saved + (SavedTensor(outs[0], StdMean.name_),)
+        node._saved = node._saved + (save(outs[0], StdMean.name_),)
     return outs

@@ -23,6 +23,7 @@ from tests.oracle import (
     scenarios_added_ops,
     scenarios_autograd_api,
     scenarios_conv,
+    scenarios_func,
     scenarios_misc,
     scenarios_nn,
     scenarios_numerics,
@@ -3826,3 +3827,4 @@ SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
 SCENARIOS.update(scenarios_numerics.SCENARIOS)
 SCENARIOS.update(scenarios_misc.SCENARIOS)
 SCENARIOS.update(scenarios_added_ops.SCENARIOS)
+SCENARIOS.update(scenarios_func.SCENARIOS)
