@@ -29,6 +29,7 @@ from .creation import (  # noqa: F401
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     tensor,
@@ -56,7 +57,7 @@ __version__ = "2.13.0+gradplay"
 # torch-level op functions (torch.add ...); Tensor's methods were installed when the ops loaded
 globals().update(_FUNCTIONS)
 globals().update(_rng_ops.FACTORIES)  # rand, randn, manual_seed, ...
-from . import linalg, nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
+from . import func, linalg, nn, optim, utils  # noqa: E402,F401  (they use the ops registered above)
 from .autograd import functional as _autograd_functional  # noqa: E402,F401
 from .autograd import gradcheck as _gradcheck  # noqa: E402
 

@@ -241,6 +241,55 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     return _leaf(B.linspace(start, end, steps, dt.name), dt, requires_grad, "linspace")
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, requires_grad=False, device=None):
+    """base ** linspace(start, end, steps), as torch's CPU loop computes it: the exponents in
+    double (start + step * i for the first half, end - step * (steps - 1 - i) for the rest,
+    step = (end - start) / (steps - 1) with end - start in the output's dtype), C's pow in
+    double, rounded once to the dtype (truncated for integers, whose base is a float32)."""
+    check_device(device)
+    dt = dtype or float32
+    if not _sizes._is_index(steps):
+        raise _sizes._invalid("logspace", (start, end, steps))
+    steps = int(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    _sizes.check_alloc((steps,), "these steps")
+    floating = dt.is_floating_point
+    if floating:
+        s, e = _as_dtype(start, dt), _as_dtype(end, dt)
+        b = float(base)
+    else:
+        s, e = int(start), int(end)
+        b = float(B.item(B.scalar(base, "float32")))  # torch's integer loop takes a float base
+    values = []
+    if steps == 1:
+        values = [_pow(b, float(start))]
+    elif steps > 1:
+        span = _as_dtype(e - s, dt) if floating else e - s
+        step = float(span) / (steps - 1)
+        half = steps // 2
+        for i in range(steps):
+            x = s + step * i if i < half else e - step * (steps - i - 1)
+            values.append(_pow(b, x))
+    data = B.array(values, "float64") if values else B.zeros((0,), "float64")
+    return _leaf(B.astype(data, dt.name), dt, requires_grad, "logspace")
+
+
+def _as_dtype(x, dt) -> float:
+    """A Python number rounded to dtype dt (float32 or float64), as a Python float."""
+    return float(B.item(B.scalar(x, dt.name)))
+
+
+def _pow(base: float, x: float) -> float:
+    """C's pow in double (Python's ** raises where C returns inf or nan)."""
+    try:
+        return math.pow(base, x)
+    except OverflowError:
+        return math.inf if base > 0 or float(x).is_integer() and x % 2 == 0 else -math.inf
+    except ValueError:
+        return math.nan
+
+
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     check_device(device)
     dt = dtype or float32

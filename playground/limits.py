@@ -317,7 +317,7 @@ def _guard_table() -> dict:
     add("normal", "normal")
     add("full", "full")
     add("arange", "arange")
-    add("linspace", "linspace")
+    add("linspace", "linspace", "logspace")
     add("eye", "eye")
     add("data", "tensor", "as_tensor")
     add("legacy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor")

@@ -18,7 +18,6 @@ recording runs torch with the engine's model of the thread count (`sum_order.THR
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -120,19 +119,9 @@ def cases() -> list:
 
 
 def main() -> int:
-    import torch
+    from threaded_fixture import record  # scripts/ is first on sys.path when run as a script
 
-    from engine.backend import sum_order
-
-    if not torch.__version__.startswith("2.13."):
-        print(f"expected torch 2.13, found {torch.__version__}", file=sys.stderr)
-        return 1
-    torch.set_num_threads(sum_order.THREADS)
-    data = {"torch": torch.__version__, "threads": sum_order.THREADS,
-            "cases": [run_case(torch, c) for c in cases()]}
-    OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-    print(f"wrote {len(data['cases'])} cases to {OUT.relative_to(ROOT)}")
-    return 0
+    return record(OUT, cases(), run_case)
 
 
 if __name__ == "__main__":

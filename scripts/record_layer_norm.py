@@ -13,7 +13,6 @@ them and four of them (engine/nn/layer_norm_kernel.py is exact, so a mismatch is
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import sys
 from pathlib import Path
@@ -80,19 +79,9 @@ def summarize(t) -> dict:
 
 
 def main() -> int:
-    import torch
+    from threaded_fixture import record  # scripts/ is first on sys.path when run as a script
 
-    from engine.backend import sum_order
-
-    if not torch.__version__.startswith("2.13."):
-        print(f"expected torch 2.13, found {torch.__version__}", file=sys.stderr)
-        return 1
-    torch.set_num_threads(sum_order.THREADS)
-    data = {"torch": torch.__version__, "threads": sum_order.THREADS,
-            "cases": [run_case(torch, c) for c in cases()]}
-    OUT.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-    print(f"wrote {len(data['cases'])} cases to {OUT.relative_to(ROOT)}")
-    return 0
+    return record(OUT, cases(), run_case)
 
 
 if __name__ == "__main__":

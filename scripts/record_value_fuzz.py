@@ -20,16 +20,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.value_fuzz.catalogue import REGRESSIONS, draw_example  # noqa: E402
+from tests.value_fuzz.catalogue import (  # noqa: E402
+    ADDED,
+    ADDED_SEEDS,
+    ALL,
+    REGRESSIONS,
+    draw_example,
+)
 from tests.value_fuzz.outcome import run  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "value_fuzz.json"
 COUNT = 1500
+ALL_SEEDS = range(600000, 600600)
 
 
 def record(torch, count: int) -> dict:
     cases = []
-    for seed, op in [(seed, None) for seed in range(count)] + REGRESSIONS:
+    examples = [(seed, None) for seed in range(count)]
+    examples += [(seed, ALL) for seed in ALL_SEEDS]  # every op, the added ones among them
+    examples += [(seed, op) for op in ADDED for seed in ADDED_SEEDS]
+    for seed, op in examples + REGRESSIONS:
         example = draw_example(seed, op)
         cases.append({"example": example, "torch": run(example, torch)})
     return {"torch": torch.__version__, "cases": cases}

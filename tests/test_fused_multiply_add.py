@@ -189,3 +189,18 @@ def test_torch_rounds_these_ties_once(kind):
     cases = (cases * 16)[:len(cases) // 16 * 16 + 16]
     a, b, c = (torch.tensor([v[i] for v in cases], dtype=torch.float32) for i in range(3))
     assert torch.addcmul(c, a, b).tolist() == [_exact_float32(*abc) for abc in cases]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fma_gives_ieee_zero_signs(dtype):
+    """a * b + c that is exactly zero: -0.0 when the product and c are both -0.0 (the sign
+    rule of an exact sum), +0.0 otherwise (found by the value fuzzer: linalg.cross of -0.0)."""
+    B = engine.backend
+    cases = [(2.3, -0.0, -0.0, -0.0), (0.0, -1.0, -0.0, -0.0), (-0.0, 0.0, -0.0, -0.0),
+             (1.0, 0.0, -0.0, 0.0), (0.0, 0.0, 0.0, 0.0), (3.0, 2.0, -6.0, 0.0),
+             (-0.0, 5.0, 0.0, 0.0), (-3.0, 2.0, 6.0, 0.0), (0.1, 0.1, -0.1 * 0.1, None)]
+    a, b, c = (B.array([v[i] for v in cases], dtype) for i in range(3))
+    got = B.tolist(B.fma(a, b, c))
+    for (x, y, z, want), g in zip(cases, got):
+        if want is not None:
+            assert math.copysign(1.0, g) == math.copysign(1.0, want) and g == want, (x, y, z, g)

@@ -44,7 +44,7 @@ from ..tensor import Tensor
 from . import grad_mode
 from .function import Function as _Op
 from .function import _record_edges, apply
-from .graph import Node, SavedTensor
+from .graph import Node, save
 
 _NOT_DIFFERENTIABLE_TWICE = ("trying to differentiate twice a function that was marked with "
                              "@once_differentiable")
@@ -374,9 +374,9 @@ def _link_outputs(ctx, outputs: list, inputs: list, record: bool, single: bool,
             if t is None:
                 saved.append(None)
             elif id(t) in output_ids:
-                saved.append(SavedTensor(t, ctx.name_))
+                saved.append(save(t, ctx.name_))
             else:
-                saved.append(SavedTensor(t))
+                saved.append(save(t))
         ctx._saved = tuple(saved)
     else:
         _announce_dirty(ctx)

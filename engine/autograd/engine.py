@@ -380,7 +380,12 @@ def run_backward(
                         if node.array_backward:
                             grads_in = node.backward_arrays(grad, node.out_dtype)
                         if grads_in is None:
-                            grads_in = node.backward(_as_tensor(grad, node.out_dtype))
+                            if node.out_shape is None:  # one gradient per output, or None
+                                grads_in = node.backward(
+                                    [None if g is None else _as_tensor(g, node.out_dtype)
+                                     for g in grad])
+                            else:
+                                grads_in = node.backward(_as_tensor(grad, node.out_dtype))
                     else:
                         grads_in = node.backward(grad)
                     if zero:

@@ -36,7 +36,7 @@ from .. import errors
 from .. import observer as _observer
 from ..tensor import Tensor
 from . import grad_mode
-from .graph import KEPT, Node, SavedTensor, _sequence
+from .graph import KEPT, Node, SavedTensor, _sequence, save, saved_hooks
 
 
 class Function(Node):
@@ -71,10 +71,11 @@ class Function(Node):
         # wrapped Python numbers (x * 2) are kept as they are: never checked for in-place
         # changes, but freed with the rest (torch saves them too: a second backward raises)
         saved = []
+        hooked = saved_hooks.stack  # saved_tensors_hooks: each save goes through its pack hook
         for t in tensors:
             if t is not None and t._inference:
                 raise RuntimeError(errors.INFERENCE_SAVE)
-            saved.append(t if t is None or t._wrapped else SavedTensor(t))
+            saved.append(t if t is None or t._wrapped else save(t) if hooked else SavedTensor(t))
         self._saved = tuple(saved)
 
     def keep_for_backward(self) -> None:
@@ -182,7 +183,8 @@ def apply(cls, inputs: tuple, *args) -> Tensor:
             node.out_dtype = out._dtype
             out._grad_fn = node
             if cls.saves_result:
-                node._saved = node._saved + (SavedTensor(out, cls.name_),)
+                node._saved = node._saved + (
+                    save(out, cls.name_) if saved_hooks.stack else SavedTensor(out, cls.name_),)
     obs = _observer.state.observer
     if obs is not None:
         obs.tensor_created(out, node if record else None, cls.name_, inputs)

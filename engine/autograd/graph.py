@@ -8,6 +8,7 @@ the backward engine uses as torch does (most recently created ready node runs fi
 from __future__ import annotations
 
 import itertools
+import threading
 
 from .. import backend as B
 from .. import errors
@@ -43,6 +44,100 @@ class SavedTensor:
                     producer, nr = fn.name(), t._output_nr
             raise RuntimeError(errors.modified_inplace(t, producer, self.version, nr))
         return t
+
+
+class _SavedHooks(threading.local):
+    stack: list = []  # (pack, unpack) pairs of the saved_tensors_hooks blocks entered, innermost last
+
+    def __init__(self):
+        self.stack = []
+
+
+saved_hooks = _SavedHooks()
+
+
+class HookedSaved:
+    """A tensor saved for backward while torch.autograd.graph.saved_tensors_hooks was active:
+    what pack_hook returned, handed to unpack_hook whenever backward (or `_saved_*`) reads it.
+    As in torch, the tensor's version is not checked: the hooks decide what backward sees."""
+
+    __slots__ = ("packed", "unpack_hook", "tensor", "output_of")
+
+    def __init__(self, tensor, output_of, pack, unpack):
+        self.tensor = tensor  # in-place ops find the saved tensors they replace by identity
+        self.output_of = output_of
+        self.unpack_hook = unpack
+        from .grad_mode import no_grad
+
+        with no_grad():  # torch runs pack hooks with grad mode off
+            self.packed = pack(tensor)
+
+    def unpack(self):
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, _tensor_class()):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(t).__name__}")
+        original = self.tensor
+        if not original._requires_grad:
+            return t
+        # torch gives the unpacked values the saved tensor's place in the graph (its grad_fn,
+        # or the leaf's gradient accumulator), so a create_graph backward reaches it
+        out = type(t)._make(t._data, t._dtype, True)
+        out._vc = t._vc
+        if original._grad_fn is not None:
+            out._grad_fn, out._output_nr = original._grad_fn, original._output_nr
+        else:
+            out._grad_acc = original._grad_accumulator()
+        return out
+
+
+def _tensor_class():
+    from ..tensor import Tensor
+
+    return Tensor
+
+
+def save(tensor, output_of=None):
+    """What a node keeps of a tensor it saves: a SavedTensor, or under saved_tensors_hooks what
+    the innermost block's pack hook made of it."""
+    hooks = saved_hooks.stack
+    if hooks:
+        pack, unpack = hooks[-1]
+        return HookedSaved(tensor, output_of, pack, unpack)
+    return SavedTensor(tensor, output_of)
+
+
+class saved_tensors_hooks:  # noqa: N801 - torch's name
+    """Context manager: pack_hook(tensor) runs when an operation saves a tensor for backward
+    (its result is kept instead), unpack_hook(packed) when backward reads it back."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        saved_hooks.stack.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc):
+        saved_hooks.stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
+    """saved_tensors_hooks that keep saved tensors on the CPU (where the engine's tensors
+    already are: the tensor itself, or a copy with pin_memory=True, as torch does there)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            packed = tensor.detach().clone()
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
 
 
 class Node:
@@ -108,6 +203,8 @@ class Node:
                 t = s.tensor
                 if t._vc[0] != s.version or t._detached:
                     s.unpack()  # raises
+            elif type(s) is HookedSaved:
+                t = s.unpack()
             else:
                 t = s
             if arrays_of is not None and t is not None:
@@ -154,7 +251,7 @@ def _saved_field_getter(field: str):
         k = fields[field]
         saved = node._saved
         s = saved[k] if k < len(saved) else None
-        return s.unpack() if type(s) is SavedTensor else s
+        return s.unpack() if type(s) is SavedTensor or type(s) is HookedSaved else s
 
     get.__name__ = "_saved_" + field
     return get

@@ -148,6 +148,9 @@ def _fma_float64(a, b, c):
     s, t = _two_sum(p, c)
     u, v = _two_sum(t, pe)
     r, q = _two_sum(s, u)
+    zero = r == 0
+    if zero.any():  # an exact product (pe 0) plus c: IEEE's p + c has the zero's sign
+        r = np.where(zero & (pe == 0), p + c, r)
     half = np.minimum(np.abs(np.nextafter(r, np.inf) - r), np.abs(r - np.nextafter(r, -np.inf))) / 2
     near = (np.abs(np.abs(q) - half) <= 8 * np.spacing(half)) & np.isfinite(r) & (v != 0)
     # Dekker's product is exact only while its partial products neither underflow nor
@@ -183,6 +186,8 @@ _scratch = _threading.local()  # per thread: the two buffers of _fma32_chunked
 
 def _in_doubt(s, work) -> bool:
     """Whether some float64 sum in s (1-d; overwritten) needs settling; work: int64 like s."""
+    if not len(s):  # nothing to settle (and min() of nothing raises)
+        return False
     np.left_shift(s.view(np.int64), _SHIFT, out=work)
     if work.min() == _MIDPOINT_SHIFTED:
         return True

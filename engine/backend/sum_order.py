@@ -101,21 +101,18 @@ def _contiguous_strides(shape):
     return out
 
 
-def _iterator_dims(shape, strides, reduced):
-    """torch's TensorIterator dims for a reduction, innermost first, after its reordering and
-    coalescing: a list of [size, output stride, input stride, torch dims (outermost first)]."""
-    nd = len(shape)
-    keep_shape = [1 if d in reduced else shape[d] for d in range(nd)]
-    ost = _contiguous_strides(keep_shape)
-    ost = [0 if (d in reduced and shape[d] != 1) else ost[d] for d in range(nd)]
-    perm = list(range(nd - 1, -1, -1))
+def reorder_dimensions(shape, operands, reduction_output: bool = False) -> list:
+    """torch's TensorIterator::reorder_dimensions: the dims of `shape`, innermost first, as its
+    insertion sort orders them by the operands' strides (`operands`: one stride list per
+    operand, the output first), ambiguous comparisons and ties going on to the next operand
+    included. With `reduction_output`, the first operand is a reduction's output, whose reduced
+    dims (stride 0) torch puts innermost."""
+    perm = list(range(len(shape) - 1, -1, -1))
 
     def should_swap(d0, d1):
-        # TensorIterator::reorder_dimensions: the output first (reduced dims to the front),
-        # then the input; a tie goes on to the next operand
-        for st, is_out in ((ost, True), (strides, False)):
+        for k, st in enumerate(operands):
             s0, s1 = st[d0], st[d1]
-            if is_out and (s0 == 0) != (s1 == 0):
+            if reduction_output and k == 0 and (s0 == 0) != (s1 == 0):
                 return 1 if s1 == 0 else -1
             if s0 == 0 or s1 == 0:
                 continue
@@ -127,7 +124,7 @@ def _iterator_dims(shape, strides, reduced):
                 return 1
         return 0
 
-    for i in range(1, nd):  # its insertion sort, ambiguous comparisons included
+    for i in range(1, len(shape)):
         dim1 = i
         for dim0 in range(i - 1, -1, -1):
             c = should_swap(perm[dim0], perm[dim1])
@@ -136,6 +133,17 @@ def _iterator_dims(shape, strides, reduced):
                 dim1 = dim0
             elif c < 0:
                 break
+    return perm
+
+
+def _iterator_dims(shape, strides, reduced):
+    """torch's TensorIterator dims for a reduction, innermost first, after its reordering and
+    coalescing: a list of [size, output stride, input stride, torch dims (outermost first)]."""
+    nd = len(shape)
+    keep_shape = [1 if d in reduced else shape[d] for d in range(nd)]
+    ost = _contiguous_strides(keep_shape)
+    ost = [0 if (d in reduced and shape[d] != 1) else ost[d] for d in range(nd)]
+    perm = reorder_dimensions(shape, (ost, strides), reduction_output=True)
     dims = []
     for p in perm:
         size, o, i = shape[p], ost[p], strides[p]

@@ -481,8 +481,9 @@ class _PoolWindow:
 
 
 class MaxPool2DWithIndices(_PoolWindow, Function):
-    """The largest value of each window (the first one, in window order, among equals), and
-    its position in the input plane as torch's indices; the gradient goes to that position."""
+    """The largest value of each window (the first one, in window order, among equals; the
+    last NaN where there are NaNs, as torch's loop), and its position in the input plane as
+    torch's indices; the gradient goes to that position."""
 
     name_ = "MaxPool2DWithIndicesBackward0"
     chain_rule = "max_pool2d: to each window's largest input (the first among equals) its {grad}, zero elsewhere"
@@ -493,8 +494,22 @@ class MaxPool2DWithIndices(_PoolWindow, Function):
         a = _batched(x._data, win)
         dt = B.dtype_name(a)
         cols = win.unfold(a, float("-inf"))  # (N, C, K, Oh, Ow)
-        values = B.amax(cols, (2,), False)
         k = B.argmax(cols, 2, False)
+        nan = B.isnan(cols)
+        if B.item(B.amax(B.astype(nan, "int64"), None, False)) if B.numel(cols) else False:
+            # torch's loop takes every NaN it meets (`val > max || isnan(val)`): the last one
+            kk = B.shape(cols)[2]
+            at = B.reshape(B.arange(0, kk, 1, "int64"), (1, 1, kk, 1, 1))
+            last = B.amax(B.where(nan, at, B.scalar(-1, "int64")), (2,), False)
+            k = B.where(B.ge(last, B.scalar(0, "int64")), last, k)
+        # the value at that first position (amax could hand back another of equal zeros: torch
+        # returns the first one it meets, 0.0 or -0.0)
+        n, c = B.shape(cols)[:2]
+        values = B.getitem(cols, (
+            B.reshape(B.arange(0, n, 1, "int64"), (n, 1, 1, 1)),
+            B.reshape(B.arange(0, c, 1, "int64"), (1, c, 1, 1)), k,
+            B.reshape(B.arange(0, win.out[0], 1, "int64"), (1, 1, win.out[0], 1)),
+            B.reshape(B.arange(0, win.out[1], 1, "int64"), (1, 1, 1, win.out[1]))))
         pos, first = _window_positions(win)
         oh = B.array([[i] for i in range(win.out[0])], "int64")
         ow = B.array([list(range(win.out[1]))], "int64")
@@ -857,7 +872,7 @@ def pad(input, pad, mode="constant", value=None):
             lo, hi = pad[2 * i], pad[2 * i + 1]
             if lo >= shape[d] or hi >= shape[d]:
                 raise RuntimeError(
-                    f"Argument #{2 * nd + 2}: Padding size should be less than the "
+                    f"Argument #{2 * i + 4}: Padding size should be less than the "
                     f"corresponding input dimension, but got: padding ({lo}, {hi}) at dimension "
                     f"{d} of input {_sizes(shape)}")
     return apply(_INDEX_PADS[(kind, nd)], (input,), pad)

@@ -252,7 +252,7 @@ def linear(input, weight, bias=None):
     if bias is not None:
         if input.dim() == 2:
             return nn_ops.addmm(bias, input, weight.t())
-        if input.is_contiguous() and bias.dim() == 1:
+        if input.is_contiguous() and bias.dim() == 1 and bias.is_contiguous():
             lead = tuple(input.shape[:-1])
             rows = 1
             for s in lead:
@@ -499,6 +499,15 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
+    # torch multiplies by pos_weight and weight in place, so neither may broadcast the loss
+    # to a bigger shape
+    shape = tuple(input.shape)
+    for extra in (pos_weight, weight):
+        if extra is not None:
+            wider = tuple(B.broadcast_shapes(shape, tuple(extra.shape)))
+            if wider != shape:
+                raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't "
+                                   f"match the broadcast shape [{', '.join(map(str, wider))}]")
     return apply(_losses.BinaryCrossEntropyWithLogits, (input, target), weight, pos_weight,
                  red)
 
@@ -548,7 +557,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     if tdim == 0 and (input1.dim() != 1 or input2.dim() != 1):
         raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
                            f"sizes {_dims(input1)} and {_dims(input2)}.")
-    eps = 1e-12
+    eps = 9.999999960041972e-13  # torch's EPSILON here is the float 1e-12f, not 1e-12
     prod_sum = (input1 * input2).sum(tdim)
     mag1 = (input1 * input1).sum(tdim) + eps
     mag2 = (input2 * input2).sum(tdim) + eps

@@ -113,13 +113,14 @@ def forward(x, mean, rstd, weight, bias):
     """The output for x (M, N), the rows' mean and rstd (M,), weight and bias (N,) or None."""
     centred = B.sub(x, B.reshape(mean, (-1, 1)))
     r = B.reshape(rstd, (-1, 1))
-    if weight is None and bias is None:
-        return B.mul(centred, r)
+    zero = _k(0, B.dtype_name(x))
+    if weight is None and bias is None:  # torch adds its bias of 0 (fused): -0.0 becomes 0.0
+        return B.add(B.mul(centred, r), zero)
     if weight is None:  # torch's compiler drops the multiplication by 1 and fuses the rest
         return B.fma(centred, B.expand(r, B.shape(x)), B.expand(bias, B.shape(x)))
     y = B.mul(centred, r)
     if bias is None:
-        return B.mul(y, weight)
+        return B.add(B.mul(y, weight), zero)
     return B.fma(y, B.expand(weight, B.shape(x)), B.expand(bias, B.shape(x)))
 
 

@@ -1,7 +1,6 @@
 """The losses torch computes as one graph node (SmoothL1LossBackward0, HuberLossBackward0,
-BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0), and the few ops torch's
-composite losses record that the engine has no public function for yet (xlogy),
-and the 2-norm along a dim they take from engine/ops/norms.py.
+BinaryCrossEntropyBackward0, BinaryCrossEntropyWithLogitsBackward0), the scalar ops torch's
+composite losses record, and the 2-norm along a dim they take from engine/ops/norms.py.
 
 Each loss takes input and target already broadcast to one shape. Backward formulas are written
 with Tensor operations, so create_graph=True differentiates them again (the second-order
@@ -18,6 +17,7 @@ from ..ops.helpers import promote
 from ..ops.inplace import run_inplace
 from ..ops.masking import MaskedFill
 from ..ops.norms import vector_norm
+from ..ops.pointwise import xlogy  # noqa: F401 - kl_div's, re-exported for functional.py
 from ..tensor import Tensor
 from .activation_ops import LogSigmoid
 
@@ -112,8 +112,8 @@ class BinaryCrossEntropy(Function):
         self.reduction, self.weight = reduction, weight
         self.save(input, target)
         x, t = input._data, target._data
-        lo, hi = B.amin(x, None, False), B.amax(x, None, False)
-        if B.numel(x) and not (B.item(lo) >= 0 and B.item(hi) <= 1):
+        if B.numel(x) and not (B.item(B.amin(x, None, False)) >= 0
+                               and B.item(B.amax(x, None, False)) <= 1):
             raise RuntimeError("all elements of input should be between 0 and 1")
         dt = B.dtype_name(x)
         k = lambda v: B.scalar(v, dt)  # noqa: E731
@@ -237,33 +237,6 @@ def mul_scalar(t: Tensor, other: float) -> Tensor:
 
 def clamp_min_(t: Tensor, lo: float) -> Tensor:
     return run_inplace(t, ClampMin, (), (lo,), "clamp_min_")
-
-
-class Xlogy(Function):
-    """x * log(y), and 0 where x is 0 (unless y is NaN)."""
-
-    name_ = "XlogyBackward0"
-    chain_rule = "∂(self·log(other))/∂self = log(other) (0 where self = 0), ∂/∂other = self/other"
-
-    def forward(self, x, y):
-        self.save(x, y)
-        a, b = x._data, y._data
-        zero = B.scalar(0, B.dtype_name(a))
-        out = B.mul(a, B.log(b))
-        return B.where(B.logical_not(B.isnan(b)), B.where(B.eq(a, zero), zero, out), out)
-
-    def backward(self, grad):
-        x, y = self.saved_tensors
-        g_x = g_y = None
-        if self.needs(0):
-            g_x = where((x == 0) & (y <= 0), 0.0, grad * y.log())
-        if self.needs(1):
-            g_y = grad * x / y
-        return g_x, g_y
-
-
-def xlogy(x: Tensor, y: Tensor) -> Tensor:
-    return apply(Xlogy, (x, y))
 
 
 def masked_fill_(t: Tensor, mask: Tensor, value: float) -> Tensor:

@@ -285,7 +285,12 @@ class PowScalar(Function):
         e = self.exponent
         if e == 0:
             return (zeros_gradient(grad),)  # torch: zeros_like(self), also at 0 ** 0
-        return (grad * (e * apply_or_compute(PowScalar, (a,), e - 1)),)
+        power = apply_or_compute(PowScalar, (a,), e - 1)
+        if isinstance(power, Tensor):  # create_graph: torch's exponent is a Scalar argument
+            from ..nn.loss_ops import mul_scalar
+
+            return (grad * mul_scalar(power, e),)
+        return (grad * (e * power),)
 
     @staticmethod
     def compute(x, exponent):
@@ -367,22 +372,33 @@ class RPow(Function):
     """number ** tensor: one edge, to the exponent."""
 
     name_ = "PowBackward2"
-    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
+    saved_fields = {"exponent": 0, "result": 1}  # grad_fn._saved_<name>: position in _saved
     _saved_self = property(lambda self: self.base)
     chain_rule = "∂(base^self)/∂self = base^self·ln(base): to self {grad}·result·ln(base)"
     saves_result = True
 
     def forward(self, a, base):
         self.base = base
-        x, y, _ = _binary_prepare(self, wrap(base, a), a)
+        self.save(a)
+        x, y, dt = _binary_prepare(self, wrap(base, a), a)
+        if dt.name == "int64":
+            return _int_pow(x, y)  # a negative exponent as torch (numpy refuses it)
         return B.pow(x, y)
 
     def backward(self, grad):
-        (result,) = self.saved_tensors
+        exponent, result = self.saved_tensors
         if self.base == 0:
-            # torch: 0 where the exponent is >= 0, i.e. where 0 ** exponent is finite
-            return (where_(result < math.inf, 0.0, grad * (result * -math.inf)),)
-        return (grad * (result * math.log(self.base)),)
+            # torch's pow_backward_exponent: 0 where the exponent is >= 0, else
+            # result * log(0) = result * -inf
+            return (grad * where_(exponent >= 0, 0.0, result * -math.inf),)
+        return (grad * (result * _log_number(self.base)),)
+
+
+def _log_number(b) -> float:
+    """log of a Python number as torch's (C's) log: nan below 0 (math.log raises)."""
+    if b != b or b < 0:
+        return math.nan
+    return math.log(b) if b != math.inf else math.inf
 
 
 # -- div by a C++ scalar (torch's div.Scalar, used inside composite losses) -----------------

@@ -6,6 +6,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..dtypes import bool_
 from ..tensor import Tensor
+from . import cpu_loops
 from .formulas import sum_to
 from .helpers import cast, check_broadcast, promote, wrap
 from .nonzero import nonzero
@@ -100,6 +101,21 @@ def where(condition, input=None, other=None):
     return out
 
 
+def _zero_ties(out, x, y):
+    """Where x and y are both zeros, torch's maximum/minimum give x (std::max/min) in its scalar
+    loop and y (the vector instruction) in its vectorised blocks: 0.0 or -0.0 by the element's
+    place (engine/ops/cpu_loops.py)."""
+    dt = B.dtype_name(out)
+    zero = B.scalar(0, dt)
+    x_zero = B.eq(x, zero)
+    tie = B.where(x_zero, B.eq(y, zero), x_zero)  # x == 0 and y == 0
+    if not B.numel(tie) or not B.item(B.amax(tie, None, False)):
+        return out
+    shape = B.shape(out)
+    blocks = cpu_loops.vectorised(shape, (x, y), cpu_loops.block_size(dt))
+    return B.where(tie, B.where(blocks, B.expand(y, shape), B.expand(x, shape)), out)
+
+
 class Maximum(Function):
     """Ties send half the gradient to each side (torch's maximum/minimum backward)."""
 
@@ -115,7 +131,11 @@ class Maximum(Function):
         self.shapes = (sa, sb)
         self.save(a, b)
         dt = promote(a, b)
-        return type(self).pick(cast(a, dt), cast(b, dt))
+        x, y = cast(a, dt), cast(b, dt)
+        out = type(self).pick(x, y)
+        if dt.is_floating_point:
+            out = _zero_ties(out, x, y)
+        return out
 
     def backward(self, grad):
         a, b = self.saved_tensors

@@ -29,7 +29,7 @@ machine (docs/semantics.md); tests/test_cpu_loops.py checks the replay against t
 from __future__ import annotations
 
 from .. import backend as B
-from ..backend.sum_order import GRAIN, THREADS
+from ..backend.sum_order import GRAIN, THREADS, reorder_dimensions
 
 AVX2, AVX512 = "avx2", "avx512"
 
@@ -51,36 +51,6 @@ def _operand_strides(shape: tuple, arrays) -> list:
             st.append(0 if s == 1 and shape[lead + i] != 1 else t)
         out.append(st)
     return out
-
-
-def _order(shape: tuple, strides: list) -> list:
-    """TensorIterator::reorder_dimensions for inputs `strides`: the dims, innermost first."""
-    nd = len(shape)
-    perm = list(range(nd - 1, -1, -1))
-
-    def should_swap(d0, d1):
-        for st in strides:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1:
-                return 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    for i in range(1, nd):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    return perm
 
 
 def _rows(shape: tuple, strides: list, perm: list):
@@ -128,7 +98,7 @@ def vectorised(shape: tuple, arrays, block: int):
     if numel == 0 or not shape:
         return B.zeros(shape, "bool")
     strides = _operand_strides(shape, arrays)
-    perm = _order(shape, strides)
+    perm = reorder_dimensions(shape, strides)
     size0, inner = _rows(shape, strides, perm)
     flags = [False] * numel
     if _vectorisable(inner) and size0 > 1:

@@ -105,7 +105,11 @@ class Cumsum(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        return B.cumsum(a._data, dim)
+        out = B.cumsum(a._data, dim)
+        dt = B.dtype_name(out)
+        if dt in ("float32", "float64"):  # torch's running total starts at 0: -0.0 + 0 is +0.0
+            out = B.add(out, B.scalar(0, dt))
+        return out
 
     def backward(self, grad):
         if grad.numel() <= 1 or grad.shape[self.dim] == 1:
@@ -137,18 +141,31 @@ class Cumprod(Function):
 
 
 def _cumprod_grad_first_order(grad: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:
-    """The same gradient in O(n) when it need not be differentiable (torch does the same):
-    before a row's first zero, reversed_cumsum(result·grad)/a (the products past the zero are
-    0); at that zero, the running products with it taken as 1, times grad, summed from there
-    on; after it, 0."""
+    """The same gradient in O(n) when it need not be differentiable, as torch computes it
+    (its cumprod_backward, operation for operation): before a row's first zero z,
+    reversed_cumsum(result·grad)/a; at z, the running products of the elements after z (up to
+    the next zero) times grad, summed, times the product of the elements before z; after z,
+    0."""
     is_zero = a == 0
     zeros_so_far = is_zero.cumsum(dim)
     before = zeros_so_far == 0
-    first_zero = is_zero & (zeros_so_far == 1)
-    safe = where(before, a, 1.0)
-    at_zero = _reversed_cumsum(grad * where(first_zero, 1.0, a).cumprod(dim), dim)
-    return where(before, _reversed_cumsum(result * grad, dim) / safe,
-                 where(first_zero, at_zero, 0.0))
+    w = where(before, result * grad, 0.0)
+    out = where(before, _reversed_cumsum(w, dim) / a, 0.0)
+    one_zero = zeros_so_far == 1
+    z = one_zero.max(dim, keepdim=True).indices  # the first zero (0 in a row without one)
+    first_zero = one_zero & (z == _positions(a, dim))
+    after = one_zero & ~first_zero
+    running = where(after, a, 1.0).cumprod(dim)
+    total = (running * where(one_zero, grad, 0.0)).sum(dim, keepdim=True)
+    prior = where(z == 0, 1.0, result.gather(dim, (z - 1).clamp(min=0)))
+    return where(first_zero, total * prior, out)
+
+
+def _positions(a: Tensor, dim: int) -> Tensor:
+    """Each element's index along dim, shaped to broadcast against a."""
+    shape = [1] * a.dim()
+    shape[dim] = a.shape[dim]
+    return Tensor._make(B.reshape(B.arange(0, a.shape[dim], 1, "int64"), tuple(shape)))
 
 
 def _cumprod_grad_with_zeros(grad: Tensor, a: Tensor, dim: int) -> Tensor:

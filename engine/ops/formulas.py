@@ -84,3 +84,14 @@ def sinh(x):
 
 def cosh(x):
     return x.cosh() if isinstance(x, Tensor) else B.cosh(x)
+
+
+def reciprocal_or_zero(x):
+    """1 / x, and 0 where x is 0 (torch's atan2 backward: no inf from a zero denominator)."""
+    if isinstance(x, Tensor):
+        from .compare import where
+
+        return where(x == 0, 0.0, 1 / x)
+    dt = B.dtype_name(x)
+    with B.quiet():
+        return B.where(B.eq(x, B.scalar(0, dt)), B.scalar(0, dt), B.div(B.scalar(1, dt), x))

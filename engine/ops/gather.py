@@ -362,7 +362,11 @@ def index_select(input, dim, index):
     if input.ndim == 0 and index.numel() != 1:
         raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
                            f"{index.numel()} value(s)")
-    if _first_out_of_range(index._data, size) is not None:
+    bad = _first_out_of_range(index._data, size)
+    if bad is not None:
+        if input.ndim >= 2 and dim == 1:  # torch checks along dim 1 in another kernel
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                               f"axis_dim={size}")
         raise IndexError("index out of range in self")
     return apply(IndexSelect, (input,), dim, index)
 

@@ -80,3 +80,12 @@ def size_args(size, fn: str = "view", name: str = "size", overloaded: tuple = ()
     """Accept fn(2, 3), fn((2, 3)) and fn([2, 3]) as torch does, and refuse what torch refuses
     (floats, float tensors) with torch's TypeError (engine/sizes.py)."""
     return sizes.size_from_varargs(fn, tuple(size), name, overloaded=overloaded)
+
+
+def edges_that_require_grad(node) -> None:
+    """torch's NotImplemented nodes have an edge only for the inputs that require grad (no
+    empty edge for the others); call from such a node's forward. Its backward raises, so no
+    gradient is ever delivered along the edges."""
+    needs = node._needs
+    if needs is not None:
+        node.next_functions = tuple(e for e, n in zip(node.next_functions, needs) if n)

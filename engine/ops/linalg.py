@@ -224,16 +224,48 @@ def matmul(input, other):
         return apply(SqueezeMatmul, (input.unsqueeze(0).mm(other),), (0,))
     if da == 2 and db == 2:
         return mm(input, other)
-    if da >= 3 and db <= 2:
-        # fold the batch dims of input into rows: one mm, then view back
-        k = input.shape[-1]
-        rows = input.reshape(_prod(input.shape[:-1]), k)
-        if db == 1:
-            out = rows.mv(other)
-            return apply(UnsafeView, (out,), tuple(input.shape[:-1]))
-        out = rows.mm(other)
-        return apply(UnsafeView, (out,), tuple(input.shape[:-1]) + (other.shape[-1],))
+    if _should_fold(input, other):
+        return _folded(input, other)
+    if da == 3 and db == 3 and input.shape[0] != other.shape[0]:
+        # torch: a batch of one that requires grad is squeezed, so that matmul folds
+        if input.shape[0] == 1 and input.requires_grad:
+            return matmul(input.squeeze(0), other)
+        if other.shape[0] == 1 and other.requires_grad:
+            return matmul(input, other.squeeze(0))
     return _batched(input, other)
+
+
+def _should_fold(a, b) -> bool:
+    """torch's should_fold: whether matmul folds the batch dims of the bigger operand (3-D or
+    more, the other 1-D or 2-D) into the rows of one mm or mv instead of a bmm. It does when
+    the smaller one requires grad, or when the fold needs no copy (and the smaller one is not
+    a matrix on the left)."""
+    a_larger = a.ndim >= b.ndim
+    t1 = a if a_larger else b.mT
+    if not (t1.ndim >= 3 and (b.ndim if a_larger else a.ndim) <= 2):
+        return False
+    if (b if a_larger else a).requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, strides = t1.shape, t1.stride()
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded(a, b):
+    """torch's folded matmul: the bigger operand (transposed when it is on the right) viewed
+    as rows, one mm or mv, viewed back (and transposed back, copied when not contiguous)."""
+    transpose = b.ndim > a.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a.ndim == 2 else a) if transpose else b
+    shape = tuple(t1.shape[:-1])
+    rows = t1.reshape(_prod(shape), t1.shape[-1])
+    if t2.ndim == 1:
+        return apply(UnsafeView, (rows.mv(t2),), shape)
+    out = apply(UnsafeView, (rows.mm(t2),), shape + (t2.shape[1],))
+    return out.mT.contiguous() if transpose else out
 
 
 def _batched(a, b):

@@ -216,7 +216,10 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = B.astype(a, dt), B.astype(b, dt)
     diff = B.abs(B.sub(a, b))
     close = B.le(diff, B.add(_k(atol, diff), B.mul(_k(rtol, diff), B.abs(b))))
-    # equal values (infinities included) are close; a nan is close to a nan only with equal_nan
+    # as torch: only a finite difference can be within the tolerance (|x - inf| <= rtol * inf
+    # would say yes); equal values (infinities included) are close; a nan is close to a nan
+    # only with equal_nan
+    close = B.where(B.eq(diff, _k(math.inf, diff)), B.eq(diff, _k(0, diff)), close)
     close = B.where(B.eq(a, b), B.eq(a, b), close)
     if equal_nan:
         both = B.where(B.isnan(a), B.isnan(b), B.isnan(a))

@@ -8,12 +8,15 @@ torch's `NotImplemented` node, whose backward raises. Integer division by zero r
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import cpu_loops
 from .arithmetic import _binary_prepare, check_int_divisor, div
 from .formulas import sum_to
-from .helpers import wrap
+from .helpers import edges_that_require_grad, wrap
 from .inplace import run_inplace
 from .registry import export
 
@@ -26,7 +29,25 @@ def _compute(node, a, b, kernel, fn):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     if not dt.is_floating_point:
         check_int_divisor(x, y)
-    return fn(x, y)
+        return fn(x, y)
+    out = fn(x, y)
+    if kernel in ("fmod_cpu", "remainder_cpu"):
+        out = _vector_fmod_overflow(out, x, y)
+    return out
+
+
+def _vector_fmod_overflow(out, x, y):
+    """torch's vectorised fmod (which its remainder uses too) gives NaN where x / y overflows
+    to infinity with x finite (fmod(4., 1e-38) in float32), its scalar loop the exact
+    remainder; which elements fall in a vectorised block is engine/ops/cpu_loops.py's
+    matter."""
+    dt = B.dtype_name(out)
+    inf = B.scalar(math.inf, dt)
+    huge = B.where(B.eq(B.abs(B.div(x, y)), inf), B.lt(B.abs(x), inf), B.lt(inf, inf))
+    if not B.numel(huge) or not B.item(B.amax(huge, None, False)):
+        return out
+    blocks = cpu_loops.vectorised(B.shape(out), (x, y), cpu_loops.block_size(dt))
+    return B.where(B.where(huge, blocks, huge), B.scalar(math.nan, dt), out)
 
 
 class RemainderScalar(Function):
@@ -110,13 +131,14 @@ class NotDifferentiable(Function):
 
 
 class NotDifferentiable2(Function):
-    """NotDifferentiable with two tensor operands (two edges)."""
+    """NotDifferentiable with two tensor operands: an edge for each that requires grad."""
 
     name_ = "torch::autograd::NotImplemented"
     chain_rule = NotDifferentiable.chain_rule
 
     def forward(self, a, b, op, kernel, fn):
         self.op = op
+        edges_that_require_grad(self)
         return _compute(self, a, b, kernel, fn)
 
     def backward(self, grad):

@@ -10,7 +10,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from . import formulas
 from .helpers import dims_tuple, wrap_dim
-from .reduction import _check_nonempty, _restore, _sum_dtype
+from .reduction import _check_nonempty, _restore, _sum_dtype, evenly_distribute
 from .registry import export
 from .sorting import _isnan, _no_bool, _return_type, _select, _Selecting
 
@@ -79,9 +79,7 @@ class Nanmedian(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        # torch's evenly_distribute_backward: a NaN result came from the NaN elements
-        mask = (a == result) | (a.isnan() & result.isnan())
-        return (grad * mask / mask.sum(),)
+        return (evenly_distribute(grad, a, result),)
 
 
 class NanmedianDim(_Selecting):

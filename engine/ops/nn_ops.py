@@ -3,6 +3,8 @@ backward ops, so that create_graph=True records torch's *BackwardBackward0 nodes
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from .. import budget as _budget
 from ..autograd.function import Function, apply, apply_or_compute
@@ -35,7 +37,12 @@ def _check_addmm(bias, mat1, mat2):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     bshape = B.shape(bias._data)
     target = (n, m)
-    if len(bshape) > 2 or any(b != 1 and b != t for b, t in zip(reversed(bshape),
+    if len(bshape) > 2:
+        raise RuntimeError(
+            f"expand(torch.{_TYPE[bias._dtype.name]}Tensor{{[{', '.join(map(str, bshape))}]}}, "
+            f"size=[{n}, {m}]): the number of sizes provided (2) must be greater or equal to the "
+            f"number of dimensions in the tensor ({len(bshape)})")
+    if any(b != 1 and b != t for b, t in zip(reversed(bshape),
                                                              reversed(target))):
         bad = next(i for i, (b, t) in enumerate(zip(reversed(bshape), reversed(target)))
                    if b != 1 and b != t) if len(bshape) <= 2 else 0
@@ -51,7 +58,7 @@ class Addmm(Function):
     engine sums its gradient back to self's shape, as torch's validate_outputs does."""
 
     name_ = "AddmmBackward0"
-    saved_fields = {"mat2": 0, "mat1": 1}  # grad_fn._saved_<name>: position in _saved
+    saved_fields = {"mat1": 0, "mat2": 1}  # grad_fn._saved_<name>: position in _saved
     _saved_alpha = property(lambda self: self.alpha)
     _saved_beta = property(lambda self: self.beta)
     chain_rule = ("out = β·bias + α·(A @ B): to bias β·{grad} (summed to its shape), to A α·grad @ Bᵀ, "
@@ -60,7 +67,8 @@ class Addmm(Function):
 
     def forward(self, bias, mat1, mat2, beta, alpha):
         self.beta, self.alpha = beta, alpha
-        self.save(mat2 if self.needs(1) else None, mat1 if self.needs(2) else None)
+        # torch's order (saved_tensors_hooks see mat1 packed first)
+        self.save(mat1 if self.needs(2) else None, mat2 if self.needs(1) else None)
         self.column_major = column_major(self, mat1, mat2)
         prod = B.matmul(mat1._data, mat2._data)
         if alpha != 1:
@@ -71,7 +79,7 @@ class Addmm(Function):
         return B.add(b, prod)
 
     def backward(self, grad):
-        mat2, mat1 = self.saved_tensors
+        mat1, mat2 = self.saved_tensors
         mat1_cm, mat2_cm = self.column_major
         g_self = g_mat1 = g_mat2 = None
         if self.needs(0):
@@ -106,7 +114,9 @@ def _reduce(data, reduction):
 
 
 def _norm(reduction, numel):
-    return 2.0 / numel if reduction == "mean" else 2.0
+    if reduction != "mean":
+        return 2.0
+    return 2.0 / numel if numel else math.inf  # an empty mean: torch's 2. / 0 (nothing to scale)
 
 
 class MseLoss(Function):

@@ -9,9 +9,10 @@ import math
 from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
+from . import formulas
 from .arithmetic import _binary_prepare
 from .formulas import sum_to
-from .helpers import check_broadcast, float_data, wrap, zeros_gradient
+from .helpers import check_broadcast, edges_that_require_grad, float_data, wrap, zeros_gradient
 from .registry import export
 
 _LN2 = math.log(2.0)
@@ -253,7 +254,9 @@ class Atan2(Function):
     def backward(self, grad):
         a, b = self.saved_tensors
         sa, sb = self.shapes
-        recip = 1 / (a * a + b * b)
+        # torch's atan2_backward: 0, not inf, where self² + other² is 0 (so the gradient at
+        # the origin is 0 and -0.0, not nan)
+        recip = formulas.reciprocal_or_zero(a * a + b * b)
         return sum_to(grad * b * recip, sa), sum_to(grad * -a * recip, sb)
 
 
@@ -353,6 +356,119 @@ class LerpTensor(Function):
 
 # -- the public functions -----------------------------------------------------------------------
 
+# -- exp2, xlogy, heaviside ----------------------------------------------------------------------
+
+class Exp2(Function):
+    name_ = "Exp2Backward0"
+    saved_fields = {"result": 0}  # grad_fn._saved_<name>: position in _saved
+    chain_rule = "∂2^self/∂self = 2^self·ln 2: to self {grad}·result·ln 2"
+    array_backward = True
+    saves_result = True
+
+    def forward(self, a):
+        x = float_data(a)
+        return B.pow(_k(2, x), x)
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return (grad * result * _LN2,)
+
+
+def _xlogy(x, y):
+    """x * log(y), 0 where x is 0 unless y is NaN (torch's kernel), on arrays."""
+    zero = _k(0, x)
+    out = B.mul(x, B.log(y))
+    return B.where(B.isnan(y), out, B.where(B.eq(x, zero), zero, out))
+
+
+def _xlogy_self_grad(grad, x, y):
+    """torch's formula: xlogy(grad, other) (so log(other) in the gradient's dtype, and 0 where
+    the gradient is 0), then 0 where self is 0 and other <= 0; other a tensor or a number."""
+    if not isinstance(y, Tensor):  # torch masks only for a number other <= 0
+        return xlogy(grad, y) if y > 0 else xlogy(grad, y).masked_fill(x == 0, 0.0)
+    return xlogy(grad, y).masked_fill((x == 0) & (y <= 0), 0.0)
+
+
+class Xlogy(Function):
+    """self * log(other), and 0 where self is 0 (unless other is NaN)."""
+
+    name_ = "XlogyBackward0"
+    chain_rule = "∂(self·log(other))/∂self = log(other), ∂/∂other = self/other: to self {grad}·log(other), to other {grad}·self/other"
+
+    def forward(self, a, b):
+        x, y, dt = _binary_prepare(self, a, b)
+        if not dt.is_floating_point:
+            x, y = B.astype(x, "float32"), B.astype(y, "float32")
+        self.save(a, b)
+        return _xlogy(x, y)
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        sa, sb = self.shapes
+        ga = sum_to(_xlogy_self_grad(grad, a, b), sa) if self.needs(0) else None
+        gb = sum_to(grad * a / b, sb) if self.needs(1) else None
+        return ga, gb
+
+
+class XlogyNumberSelf(Function):
+    """number * log(tensor): one edge, to the tensor."""
+
+    name_ = "XlogyBackward1"
+    chain_rule = "∂(n·log(other))/∂other = n/other: to other {grad}·n/other"
+
+    def forward(self, b, number):
+        self.number = number
+        self.save(b)
+        x, y, dt = _binary_prepare(self, wrap(number, b), b)
+        if not dt.is_floating_point:
+            x, y = B.astype(x, "float32"), B.astype(y, "float32")
+        return _xlogy(x, y)
+
+    def backward(self, grad):
+        (b,) = self.saved_tensors
+        return (grad * self.number / b,)
+
+
+class XlogyNumberOther(Function):
+    """tensor * log(number): one edge, to the tensor."""
+
+    name_ = "XlogyBackward2"
+    chain_rule = "∂(self·log(n))/∂self = log(n): to self {grad}·log(n)"
+
+    def forward(self, a, number):
+        self.number = number
+        self.save(a)
+        x, y, dt = _binary_prepare(self, a, wrap(number, a))
+        if not dt.is_floating_point:
+            x, y = B.astype(x, "float32"), B.astype(y, "float32")
+        return _xlogy(x, y)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return (_xlogy_self_grad(grad, a, self.number),)
+
+
+class Heaviside(Function):
+    """input > 0 as 0/1, and `values` where input is 0; torch has no derivative for it."""
+
+    name_ = "torch::autograd::NotImplemented"
+    chain_rule = "torch has no derivative for heaviside: backward stops here with an error"
+
+    def forward(self, a, v):
+        if a._dtype is not v._dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                               "dtypes.")
+        check_broadcast(B.shape(a._data), B.shape(v._data))
+        edges_that_require_grad(self)
+        x, vals = a._data, v._data
+        dt = B.dtype_name(x)
+        positive = B.astype(B.gt(x, B.scalar(0, dt)), dt)
+        return B.where(B.eq(x, B.scalar(0, dt)), vals, positive)
+
+    def backward(self, grad):
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+
 def _unary(cls, name):
     def fn(input):
         return apply(cls, (input,))
@@ -405,6 +521,25 @@ def atan2(input, other):
 
 
 export("arctan2")(atan2)
+
+
+@export()
+def exp2(input):
+    return apply(Exp2, (input,))
+
+
+@export()
+def xlogy(input, other):
+    if not isinstance(input, Tensor):
+        return apply(XlogyNumberSelf, (other,), input)
+    if not isinstance(other, Tensor):
+        return apply(XlogyNumberOther, (input,), other)
+    return apply(Xlogy, (input, other))
+
+
+@export()
+def heaviside(input, values):
+    return apply(Heaviside, (input, values))
 
 
 @export()

@@ -8,7 +8,7 @@ from .. import backend as B
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from . import formulas
-from .compare import maximum, minimum
+from .compare import maximum, minimum, where
 from .helpers import dims_tuple, float_data, wrap_dim
 from .registry import export
 
@@ -157,9 +157,15 @@ class MaxAll(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        # torch's evenly_distribute_backward: a NaN result came from the NaN elements
-        mask = (a == result) | (a.isnan() & result.isnan())
-        return (grad * mask / mask.sum(),)
+        return (evenly_distribute(grad, a, result),)
+
+
+def evenly_distribute(grad, a, result):
+    """torch's evenly_distribute_backward (max(), min(), median()): grad shared among the
+    elements equal to the result (the NaN ones when it is NaN), written into zeros (+0.0
+    elsewhere, never grad * 0)."""
+    mask = (a == result) | (a.isnan() & result.isnan())
+    return where(mask, grad / mask.sum(), 0.0)
 
 
 class MinAll(MaxAll):
@@ -355,7 +361,8 @@ def _check_nonempty(fn: str, input, dim, dims, full_error=RuntimeError) -> None:
         return
     shape = input.shape
     given = [dim] if isinstance(dim, int) else list(dim)
-    for d, g in zip(dims if len(dims) == len(given) else [], given):
+    for g in given if len(dims) == len(given) else []:  # in the order written, as torch
+        d = wrap_dim(g, len(shape))
         if shape and shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {g} to have non-zero size.")
 

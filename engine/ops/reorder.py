@@ -132,6 +132,8 @@ def roll(input, shifts=None, dims=None):
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
+    if input.numel() == 0:  # torch returns the empty tensor as it is, dims unchecked
+        return apply(Roll, (input,), (0,), ())
     nd = input.ndim
     if nd == 0:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")

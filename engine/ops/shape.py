@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .. import backend as B
 from .. import budget as _budget
 from .. import errors
@@ -25,6 +27,10 @@ def _infer_shape(shape, numel: int) -> tuple:
         if s != -1:
             known *= s
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                               f"[{', '.join(map(str, shape))}] because the unspecified "
+                               f"dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
                                f"size {numel}")
@@ -169,9 +175,11 @@ class SqueezeDims(Squeeze):
 
 
 class SqueezeMatmul(Squeeze):
-    """The squeeze inside a 1-D @ 2-D matmul."""
+    """The squeeze inside a 1-D @ 2-D matmul: torch's squeeze_ of the mm's result, in place,
+    so the result is no view (an in-place op on it records its own node, not CopySlices)."""
 
     name_ = "SqueezeBackward4"
+    is_view = False
 
 
 class Unsqueeze(Function):
@@ -426,7 +434,8 @@ class Stack(Function):
                 f"[{', '.join(map(str, first))}] at entry 0 and "
                 f"[{', '.join(map(str, s[bad]))}] at entry {bad}"
             )
-        return B.stack([t._data for t in tensors], dim)
+        dt = result_type(list(tensors))  # torch promotes as cat does (numpy would too far)
+        return B.stack([cast(t, dt) for t in tensors], dim)
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) for i in range(grad.shape[self.dim]))
@@ -696,7 +705,21 @@ class Advanced:
 
     def check_bounds(self) -> None:
         """torch's error for the first position (in broadcast order) whose index is out of
-        range, naming the index tensor's position among them as the dimension."""
+        range, naming the index tensor's position among them as the dimension. torch checks
+        nothing else when the result has no elements, and names no index or dimension for a
+        dim of size 0 indexed by a non-empty index."""
+        for _, arr, size in self.ints:
+            if not size and B.numel(arr):
+                raise IndexError("index is out of bounds for dimension with size 0")
+        if not math.prod(self.result_shape):
+            # nothing is read: any index will do (numpy would still check this one's bounds)
+            ints = {id(arr) for _, arr, _ in self.ints}
+
+            def safe(ix):
+                return B.zeros(B.shape(ix), "int64") if id(ix) in ints else ix
+            self.index = (tuple(safe(ix) for ix in self.index) if isinstance(self.index, tuple)
+                          else safe(self.index))
+            return
         bad = False
         for _, arr, size in self.ints:
             if B.numel(arr) and not (-size <= B.item(B.amin(arr, None, False))
@@ -758,12 +781,10 @@ def index_parts(self, index, setitem=False):
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out = self
     dim = 0  # position in the result so far
-    src_dim = 0  # position in self, for error messages
     advanced = []  # (dim in the result, index array, how many dims it consumes, is a mask)
-    for ix in index:
+    for position, ix in enumerate(index):
         if ix is Ellipsis:
             dim += nd - n_real
-            src_dim += nd - n_real
             continue
         if ix is None:
             out = apply(Unsqueeze, (out,), dim)
@@ -774,12 +795,11 @@ def index_parts(self, index, setitem=False):
         if isinstance(ix, int) or (isinstance(ix, Tensor) and ix.ndim == 0 and
                                     ix._dtype.name == "int64"):
             i, size = int(ix), out.shape[dim]
-            if not -size <= i < size:
+            if not -size <= i < size:  # torch names the item's place in the index
                 raise IndexError(
-                    f"index {i} is out of bounds for dimension {src_dim} with size {size}"
+                    f"index {i} is out of bounds for dimension {position} with size {size}"
                 )
             out = apply(Select, (out,), dim, i)
-            src_dim += 1
             continue
         if isinstance(ix, slice):
             size = out.shape[dim]
@@ -793,7 +813,6 @@ def index_parts(self, index, setitem=False):
             if bare_slice or not whole:
                 out = apply(Slice, (out,), dim, slice(start, max(stop, start), step))
             dim += 1
-            src_dim += 1
             continue
         if _is_advanced(ix):
             arr, is_mask = _index_array(ix)
@@ -801,7 +820,6 @@ def index_parts(self, index, setitem=False):
             width = B.ndim(arr) if is_mask else 1
             advanced.append((dim, arr, width, is_mask))
             dim += width
-            src_dim += width
             continue
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "

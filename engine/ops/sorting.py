@@ -17,7 +17,7 @@ from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from . import cpu_order
 from .helpers import wrap_dim
-from .reduction import _check_nonempty, _scatter_along, _take_along
+from .reduction import _check_nonempty, _scatter_along, _take_along, evenly_distribute
 from .registry import export
 
 
@@ -154,9 +154,7 @@ class Median(Function):
 
     def backward(self, grad):
         a, result = self.saved_tensors
-        # torch's evenly_distribute_backward: a NaN median came from the NaN elements
-        mask = (a == result) | (a.isnan() & result.isnan())
-        return (grad * mask / mask.sum(),)
+        return (evenly_distribute(grad, a, result),)
 
 
 def _select(cls, result_type, input, rows_fn, dim, keepdim, width):

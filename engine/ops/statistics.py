@@ -6,8 +6,11 @@ from __future__ import annotations
 import warnings
 
 from .. import backend as B
-from ..autograd.function import Function, apply
+from ..autograd.function import Function, apply, apply_multi
+from ..autograd.graph import save
 from ..dtypes import float32
+from ..tensor import Tensor
+from . import spread
 from .compare import where
 from .helpers import dims_tuple, float_data
 from .registry import export
@@ -40,10 +43,13 @@ class Var(Function):
 
     name_ = "VarBackward0"
     root = False
+    public = "var"
     chain_rule = "∂var(self)/∂self = 2·(self − mean)/(N − correction): to self {grad} times that"
 
     def forward(self, a, dims, correction, keepdim):
-        x = float_data(a)
+        if not a._dtype.is_floating_point:
+            raise RuntimeError("std and var only support floating point and complex dtypes")
+        x = a._data
         self.dims, self.correction, self.keepdim = dims, correction, keepdim
         self.save(a)
         shape = B.shape(x)
@@ -51,18 +57,14 @@ class Var(Function):
         n = _count(shape, dims)
         self.dof = n - correction
         if self.dof <= 0:
-            warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
-                          "than the reduction factor (input numel divided by output numel).",
-                          UserWarning, stacklevel=4)
-        wide = B.dtype_name(x) == "float32"
-        if wide:  # torch accumulates a float32 var in double (no overflow of 1e30 squared)
-            x = B.astype(x, "float64")
-        d = B.sub(x, B.mean(x, all_dims, True))
-        total = B.sum(B.mul(d, d), all_dims, keepdim)
-        out = B.div(total, _k(max(self.dof, 0), total))
-        if self.root:  # std: the square root too before rounding to float32
-            out = B.sqrt(out)
-        return B.astype(out, "float32") if wide else out
+            warnings.warn(f"{self.public}(): degrees of freedom is <= 0. Correction should be "
+                          "strictly less than the reduction factor (input numel divided by "
+                          "output numel).", UserWarning, stacklevel=4)
+        if not B.numel(x):  # torch fills an empty reduction's result with NaN
+            out_shape = tuple(1 if d in all_dims else s for d, s in enumerate(shape)) \
+                if keepdim else tuple(s for d, s in enumerate(shape) if d not in all_dims)
+            return B.full(out_shape, float("nan"), B.dtype_name(x))
+        return spread.var(x, all_dims, correction, keepdim, self.root)
 
     def backward(self, grad):
         return (self.var_grad(self.saved_tensors[0], grad),)
@@ -70,11 +72,14 @@ class Var(Function):
     def var_grad(self, a, grad):
         all_dims = tuple(range(a.dim())) if self.dims is None else self.dims
         g = _keep(grad, self.dims, a.dim(), self.keepdim)
-        # torch's var_backward, in its order: (2 / (N - correction)) * grad * (x - mean); over
-        # every dim (or of a 0-dim tensor) the divisor is max(0, N - correction), along dims it
-        # may be negative. Zero degrees of freedom give inf (and NaN where x is the mean)
-        dof = max(self.dof, 0) if self.dims is None or a.dim() == 0 else self.dof
-        factor = 2.0 / dof if dof else float("inf")
+        # torch's var_backward, in its order: (2 / (N - correction)) * grad * (x - mean); along
+        # dims the divisor may be 0 (inf) or negative
+        if self.dims is None or a.dim() == 0:
+            mean = a.mean()
+            if self.dof <= 0:  # over every dim, torch gives inf times grad (NaN at the mean)
+                return g * where(a == mean, float("nan"), float("inf"))
+            return (g * (2.0 / self.dof)) * (a - mean)
+        factor = 2.0 / self.dof if self.dof else float("inf")
         return (g * factor) * (a - a.mean(all_dims, keepdim=True))
 
 
@@ -85,12 +90,82 @@ class Std(Var):
     chain_rule = ("∂std(self)/∂self = (self − mean)/((N − correction)·result): to self {grad} times "
                   "that")
     saves_result = True
+    public = "std"
 
     root = True
 
     def backward(self, grad):
         a, result = self.saved_tensors
         return (self.var_grad(a, where(result == 0, 0.0, grad / (result * 2))),)
+
+
+class VarMean(Var):
+    """(var, mean) over dims from one Welford pass: one node with two outputs, whose gradient
+    is var's for the first and mean's (grad / N, spread back) for the second, added."""
+
+    name_ = "VarMeanBackward0"
+    public = "var_mean"
+    chain_rule = ("var_mean: to self 2·(self − mean)/(N − correction) times the var's {grad}, plus "
+                  "the mean's gradient / N")
+
+    def forward(self, a, dims, correction, keepdim):
+        if not a._dtype.is_floating_point:
+            raise RuntimeError(f"{self.public} only support floating point and complex dtypes")
+        x = a._data
+        self.dims, self.correction, self.keepdim = dims, correction, keepdim
+        self.save(a)
+        shape = B.shape(x)
+        all_dims = tuple(range(len(shape))) if dims is None else dims
+        self.count = _count(shape, dims)
+        self.dof = self.count - correction
+        if self.dof <= 0:
+            warnings.warn(f"{self.public}(): degrees of freedom is <= 0. Correction should be "
+                          "strictly less than the reduction factor (input numel divided by "
+                          "output numel).", UserWarning, stacklevel=4)
+        if not B.numel(x):
+            out_shape = tuple(1 if d in all_dims else s for d, s in enumerate(shape)) \
+                if keepdim else tuple(s for d, s in enumerate(shape) if d not in all_dims)
+            nan = B.full(out_shape, float("nan"), B.dtype_name(x))
+            return [nan, B.copy(nan)]
+        out, mean = spread.var_mean(x, all_dims, correction, keepdim, self.root)
+        self.results = (out,)
+        return [out, mean]
+
+    def backward(self, grads):
+        a = self.saved_tensors[0]
+        g_var, g_mean = grads
+        out = None
+        if g_var is not None:
+            out = self.var_grad(a, self.first_grad(g_var))
+        if g_mean is not None:
+            g = _keep(g_mean, self.dims, a.dim(), self.keepdim)
+            term = g.expand(a.shape) / self.count if a.dim() else g / self.count
+            out = term if out is None else out + term
+        return (out,)
+
+    def first_grad(self, g):
+        return g
+
+    def joined_grad(self, grads):
+        """The outputs' gradients as one tensor, for the observer: stacked (zeros where none)."""
+        shape = B.shape(self.results[0])
+        parts = [B.zeros(shape, B.dtype_name(self.results[0])) if g is None else g._data
+                 for g in grads]
+        return Tensor._make(B.stack(parts, 0))
+
+
+class StdMean(VarMean):
+    name_ = "StdMeanBackward0"
+    public = "std_mean"
+    chain_rule = ("std_mean: to self (self − mean)/((N − correction)·std) times the std's {grad}, "
+                  "plus the mean's gradient / N")
+    root = True
+
+    def first_grad(self, g):
+        # torch's std_backward: grad / (2 std), 0 where the std is 0; the std is the node's
+        # saved output (so a second derivative sees it depend on self)
+        std = self.saved_tensors[1]
+        return where(std == 0, 0.0, g / (std * 2))
 
 
 def _var_args(input, dim, unbiased, keepdim, correction):
@@ -168,3 +243,17 @@ def logsumexp(input, dim, keepdim=False):
         input = input.to(float32)  # torch reduces integers in the default float dtype
     return apply(Logsumexp, (input,), dims, keepdim)
 
+
+
+@export()
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return apply_multi(VarMean, (input,), *_var_args(input, dim, unbiased, keepdim, correction))
+
+
+@export()
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    outs = apply_multi(StdMean, (input,), *_var_args(input, dim, unbiased, keepdim, correction))
+    node = outs[0]._grad_fn
+    if node is not None:  # the std saved as an output of the node, for its backward
+        node._saved = node._saved + (save(outs[0], StdMean.name_),)
+    return outs

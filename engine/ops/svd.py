@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply_multi
-from ..autograd.graph import SavedTensor
+from ..autograd.graph import save
 from ..creation import eye
 from ..tensor import Tensor
 
@@ -107,7 +107,7 @@ def _svd(A):
     outs = apply_multi(LinalgSvd, (A,))
     node = outs[0]._grad_fn
     if node is not None:  # U, S and Vh saved as outputs of the node, for its backward
-        node._saved = node._saved + tuple(SavedTensor(o, LinalgSvd.name_) for o in outs)
+        node._saved = node._saved + tuple(save(o, LinalgSvd.name_) for o in outs)
     return outs
 
 

@@ -9,7 +9,7 @@ from ..autograd.zero_grad import ZERO
 from ..tensor import Tensor
 from . import cpu_loops, formulas
 from .compare import where
-from .helpers import float_data, wrap, zeros_gradient
+from .helpers import check_broadcast, float_data, wrap, zeros_gradient
 from .registry import export
 
 
@@ -285,6 +285,19 @@ class ThresholdGrad(Function):
         return apply(ThresholdGrad, (gg, y.detach())), _zeros_like(gg)
 
 
+def _clamp_numbers(x, lo, hi):
+    """torch's clamp by numbers, std::min(std::max(x, lo), hi): x itself where it equals a
+    bound (so -0.0 stays -0.0 at a bound of 0), NaN stays NaN."""
+    dt = B.dtype_name(x)
+    if lo is not None:
+        b = B.scalar(lo, dt)
+        x = B.where(B.lt(x, b), b, x)
+    if hi is not None:
+        b = B.scalar(hi, dt)
+        x = B.where(B.lt(b, x), b, x)
+    return x if lo is not None or hi is not None else B.copy(x)
+
+
 class Clamp(Function):
     """clamp with number bounds; the gradient passes where min <= x <= max (bounds included)."""
 
@@ -301,9 +314,7 @@ class Clamp(Function):
         x = a._data
         if not a._dtype.is_floating_point and (isinstance(lo, float) or isinstance(hi, float)):
             x = B.astype(x, "float32")
-        dt = B.dtype_name(x)
-        return B.clip(x, None if lo is None else B.scalar(lo, dt),
-                      None if hi is None else B.scalar(hi, dt))
+        return _clamp_numbers(x, lo, hi)
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -327,9 +338,7 @@ class Hardtanh(Function):
         # the input, not the result, is saved (hardtanh_ gets a copy of the original, as torch)
         self.save(a)
         self.lo, self.hi = lo, hi
-        x = a._data
-        dt = B.dtype_name(x)
-        return B.clip(x, B.scalar(lo, dt), B.scalar(hi, dt))
+        return _clamp_numbers(a._data, lo, hi)
 
     def backward(self, grad):
         (a,) = self.saved_tensors
@@ -366,6 +375,16 @@ class HardtanhGrad(Function):
         return apply(HardtanhGrad, (gg, x.detach()), self.lo, self.hi), _zeros_like(gg)
 
 
+def _in_place_shape(s1, s2, s3, s4) -> None:
+    """torch's clamp_backward_min_max joins its two masks in place (`m1.logical_and_(m2)`), m1
+    of shape broadcast(s1, s2), m2 of broadcast(s3, s4): when m2 is bigger, torch raises."""
+    first = tuple(B.broadcast_shapes(s1, s2))
+    both = tuple(B.broadcast_shapes(first, s3, s4))
+    if both != first:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, first))}] doesn't match the "
+                           f"broadcast shape [{', '.join(map(str, both))}]")
+
+
 class ClampTensor(Function):
     """clamp with tensor bounds: the gradient goes to whichever of x, min, max was chosen.
     Inputs are (x, min) , (x, max) or (x, min, max): torch has no edge for an absent bound."""
@@ -376,6 +395,10 @@ class ClampTensor(Function):
 
     def forward(self, a, *rest):
         *bounds, which = rest
+        shape = B.shape(a._data)
+        for b in bounds:  # torch's broadcast error, operand by operand
+            check_broadcast(shape, B.shape(b._data))
+            shape = tuple(B.broadcast_shapes(shape, B.shape(b._data)))
         self.which = which
         self.save(a, *bounds)
         out = a._data
@@ -389,14 +412,24 @@ class ClampTensor(Function):
             # torch's clamp_backward_min_max: where min > max the result is max, so max gets
             # the gradient there and min none
             lo, hi = bounds
-            return (where((a >= lo) & (a <= hi), grad, 0.0),
-                    where((a < lo) & (lo < hi), grad, 0.0),
-                    where((a > hi) | (hi < lo), grad, 0.0))
+            sa, sl, sh = (B.shape(t._data) for t in (a, lo, hi))
+            out = [None, None, None]
+            if self.needs(0):
+                _in_place_shape(sa, sl, sa, sh)
+                out[0] = where((a >= lo) & (a <= hi), grad, 0.0)
+            if self.needs(1):
+                _in_place_shape(sa, sl, sl, sh)
+                out[1] = where((a < lo) & (lo < hi), grad, 0.0)
+            if self.needs(2):
+                _in_place_shape(sa, sh, sh, sl)
+                out[2] = where((a > hi) | (hi < lo), grad, 0.0)
+            return tuple(out)
         keep = None
         grads = []
         for kind, b in zip(self.which, bounds):
             inside = a >= b if kind == "min" else a <= b
-            grads.append(where(inside, 0.0, grad))
+            # torch: where(self < min, grad, 0) for the bound (a NaN bound gets nothing)
+            grads.append(where(a < b if kind == "min" else a > b, grad, 0.0))
             keep = inside if keep is None else keep & inside
         return (where(keep, grad, 0.0), *grads)
 

@@ -442,6 +442,11 @@ class Expressions:
             return
         if isinstance(fn, OnceDifferentiable) and isinstance(fn.wrapped, UserFunction):
             return
+        if isinstance(fn, engine.func.Transformed):  # torch.func.grad(f), vmap(f): f runs
+            inner = fn.__wrapped__
+            if not (isinstance(inner, types.FunctionType) and inner.__module__ == "engine.func"):
+                self.check_callable(inner, node)
+            return
         if isinstance(fn, type):
             if fn in policy.classes or is_user_class(fn) or fn in EXCEPTIONS.values():
                 return

@@ -34,6 +34,8 @@ NAMESPACES = {
     "torch.optim.lr_scheduler": lr_scheduler,
     "torch.autograd": engine.autograd,
     "torch.autograd.functional": engine.autograd.functional,
+    "torch.func": engine.func,
+    "torch.autograd.graph": engine.autograd.graph,
     "torch.linalg": engine.linalg,
     "torch.autograd.function": custom_function,
     "torch.cuda": engine.cuda,
@@ -43,7 +45,7 @@ NAMESPACES = {
 
 _TORCH_NAMES = (
     "tensor", "as_tensor", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
-    "full_like", "empty_like", "arange", "linspace", "eye", "rand", "randn", "rand_like",
+    "full_like", "empty_like", "arange", "linspace", "logspace", "eye", "rand", "randn", "rand_like",
     "randn_like", "randint", "randint_like", "randperm", "normal", "bernoulli", "multinomial",
     "manual_seed", "initial_seed", "seed", "Generator", "get_rng_state", "set_rng_state",
     "float32", "float64", "int64", "bool", "float", "double", "long", "Size",
@@ -51,10 +53,10 @@ _TORCH_NAMES = (
     "is_tensor", "numel", "result_type", "get_default_dtype",
     "nn", "optim", "autograd", "linalg", "Tensor", "is_floating_point", "inference_mode",
     "device", "cuda", "FloatTensor", "DoubleTensor", "LongTensor", "is_inference_mode_enabled",
-    "set_printoptions",
+    "set_printoptions", "func",
 )
 _AUTOGRAD_NAMES = ("grad", "backward", "no_grad", "enable_grad", "set_grad_enabled", "Function",
-                   "function", "functional", "gradcheck", "gradgradcheck")
+                   "function", "functional", "gradcheck", "gradgradcheck", "graph")
 _AUTOGRAD_FUNCTION_NAMES = ("Function", "FunctionCtx", "once_differentiable")
 
 TENSOR_ATTRS = frozenset((
@@ -203,6 +205,9 @@ class Policy:
         self._add("torch.autograd.functional", engine.autograd.functional,
                   _own_functions(engine.autograd.functional))
         self._add("torch.linalg", engine.linalg, engine.linalg.__all__)
+        self._add("torch.func", engine.func, engine.func.__all__)
+        self._add("torch.autograd.graph", engine.autograd.graph,
+                  ("saved_tensors_hooks", "save_on_cpu"))
         self._add("torch.autograd.function", custom_function, _AUTOGRAD_FUNCTION_NAMES)
         self._add("torch.cuda", engine.cuda, _own_functions(engine.cuda))
         self._add("torch.nn", nn, {"functional", "init", "utils", "Parameter", "Module"}

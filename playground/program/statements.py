@@ -106,8 +106,10 @@ def _range_length(r: range) -> int:
         sign = 1 if r.step > 0 else -1
         return max(0, (r.stop - r.start + r.step - sign) // r.step)
 
+# (and torch.autograd.graph.saved_tensors_hooks / save_on_cpu: entered and left the same way)
 _GRAD_CONTEXTS = tuple(c for c in (engine.no_grad, engine.enable_grad, engine.set_grad_enabled,
-                                   getattr(engine, "inference_mode", None)) if c is not None)
+                                   getattr(engine, "inference_mode", None),
+                                   engine.autograd.graph.saved_tensors_hooks) if c is not None)
 # iterables a program may loop over besides its own containers and the engine's objects
 _ITERATOR_TYPES = (range, zip, map, filter, enumerate, reversed, types.GeneratorType,
                    type(iter([])), type(iter(())), type(iter("")), type(iter(range(0))),

@@ -203,6 +203,17 @@ TORCH_API_NAMES = {
     'torch.autograd.functional': frozenset((
         'fwAD', 'hessian', 'hvp', 'jacobian', 'jvp', 'torch', 'vhp', 'vjp',
     )),
+    'torch.autograd.graph': frozenset((
+        'Any', 'Callable', 'Generator', 'GradientEdge', 'Iterable', 'Iterator', 'Literal',
+        'MutableMapping', 'NamedTuple', 'Node', 'Optional', 'RemovableHandle', 'Sequence',
+        'TYPE_CHECKING', 'TorchDispatchMode', 'TypeAlias', 'Union', 'Variable',
+        'WeakKeyDictionary', 'WeakValueDictionary', 'abc', 'allow_mutation_on_saved_tensors',
+        'cast', 'contextlib', 'contextvars', 'defaultdict', 'deque', 'disable_saved_tensors_hooks',
+        'functools', 'get_gradient_edge', 'increment_version', 'log', 'logging',
+        'region_activation_memory_budget', 'register_multi_grad_hook', 'save_on_cpu',
+        'saved_tensors_hooks', 'set_override_stale_capture_stream',
+        'set_warn_on_accumulate_grad_stream_mismatch', 'threading', 'torch',
+    )),
     'torch.cuda': frozenset((
         'AcceleratorError', 'Any', 'BFloat16Storage', 'BFloat16Tensor', 'BoolStorage',
         'BoolTensor', 'ByteStorage', 'ByteTensor', 'CUDAGraph', 'CUDAPluggableAllocator',
@@ -236,6 +247,11 @@ TORCH_API_NAMES = {
         'set_stream', 'set_sync_debug_mode', 'sparse', 'stream', 'streams', 'synchronize',
         'temperature', 'threading', 'torch', 'traceback', 'tunable', 'use_mem_pool', 'utilization',
         'warnings',
+    )),
+    'torch.func': frozenset((
+        'debug_unwrap', 'functional_call', 'functionalize', 'grad', 'grad_and_value', 'hessian',
+        'jacfwd', 'jacrev', 'jvp', 'linearize', 'rearrange', 'replace_all_batch_norm_modules_',
+        'stack_module_state', 'vjp', 'vmap',
     )),
     'torch.linalg': frozenset((
         'LinAlgError', 'cholesky', 'cholesky_ex', 'common_notes', 'cond', 'cross', 'det',

@@ -20,8 +20,10 @@ Helpers start with an underscore and are not scenarios.
 from __future__ import annotations
 
 from tests.oracle import (
+    scenarios_added_ops,
     scenarios_autograd_api,
     scenarios_conv,
+    scenarios_func,
     scenarios_misc,
     scenarios_nn,
     scenarios_numerics,
@@ -3824,3 +3826,5 @@ SCENARIOS.update(scenarios_conv.SCENARIOS)
 SCENARIOS.update(scenarios_autograd_api.SCENARIOS)
 SCENARIOS.update(scenarios_numerics.SCENARIOS)
 SCENARIOS.update(scenarios_misc.SCENARIOS)
+SCENARIOS.update(scenarios_added_ops.SCENARIOS)
+SCENARIOS.update(scenarios_func.SCENARIOS)

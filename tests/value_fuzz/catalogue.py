@@ -222,20 +222,20 @@ def nan_to_num(d: Draw):
 # -- reductions and scans ---------------------------------------------------------------------
 
 def reduce(name, dims_tuple=True, dtypes=DTYPES, full=True, keep=True, extra=None,
-           empty_dims=True):
+           empty_dims=True, method=True):
     """name(), name(dim), name(dims) with keepdim, as the op takes them."""
     def draw(d: Draw):
         t = d.tensor(dtype=d.dtype(dtypes))
         nd = len(t["tensor"]["shape"])
         kwargs = dict(extra(d)) if extra else {}
         if full and d.chance(0.25):
-            return _call(d, name, [t], kwargs)
+            return _call(d, name, [t], kwargs, method=method)
         dim = d.dims(nd) if dims_tuple and d.chance(0.3) else d.dim(nd)
         if not empty_dims and dim == {"tuple": []}:
             dim = None
         if keep:
             kwargs = _keep(d, kwargs)
-        return _call(d, name, [t, dim], kwargs)
+        return _call(d, name, [t, dim], kwargs, method=method)
     return draw
 
 
@@ -804,6 +804,134 @@ def one_hot(d: Draw):
     return {"call": "F.one_hot", "args": [idx], "kwargs": {"num_classes": d.pick((-1, 4, 6))}}
 
 
+# -- issue 11's section 3: the ops learners reach for -----------------------------------------
+
+def aminmax(d: Draw):
+    t = d.tensor(dtype=d.dtype(NUMERIC), kind=d.pick(("ties", "special", "normal")))
+    kwargs = {}
+    if d.chance(0.7):
+        kwargs["dim"] = d.dim(len(t["tensor"]["shape"]))
+    return _call(d, "aminmax", [t], _keep(d, kwargs))
+
+
+def var_std_mean(name):
+    def extra(d: Draw):
+        return d.pick(({}, {"unbiased": False}, {"correction": 0}, {"correction": 2}))
+    return reduce(name, dtypes=FLOATS, extra=extra, empty_dims=False, method=False)
+
+
+def diff(d: Draw):
+    t = d.tensor(shape=d.shape(1, 3), dtype=d.dtype(DTYPES))
+    shape = t["tensor"]["shape"]
+    dim = d.dim(len(shape))
+    kwargs = {"n": d.pick((1, 1, 2, 3, 0)), "dim": dim}
+    for side in ("prepend", "append"):
+        if d.chance(0.25):
+            s = list(shape)
+            if -len(s) <= dim < len(s):
+                s[dim] = d.size()
+            kwargs[side] = d.tensor(shape=s, dtype=t["tensor"]["dtype"])
+    return _call(d, "diff", [t], kwargs)
+
+
+def cross(d: Draw):
+    shape = list(d.shape(0, 2))
+    at = d.int(0, len(shape))
+    shape.insert(at, 3 if d.chance(0.95) else 2)
+    dt = d.dtype(NUMERIC)
+    a = d.tensor(shape=shape, dtype=dt)
+    b = d.tensor(shape=d.broadcastable(shape) if d.chance(0.3) else shape, dtype=dt)
+    dim = at - len(shape) if d.chance(0.5) else at
+    if d.chance(0.5):
+        return {"call": "linalg.cross", "args": [a, b], "kwargs": {"dim": dim}}
+    return _call(d, "cross", [a, b], {"dim": dim})
+
+
+def block_diag(d: Draw):
+    ts = [d.tensor(shape=d.shape(0, 2), dtype=d.dtype(NUMERIC)) for _ in range(d.int(0, 3))]
+    return {"call": "torch.block_diag", "args": ts, "kwargs": {}}
+
+
+def cartesian_prod(d: Draw):
+    dt = d.dtype(DTYPES)
+    ts = [d.tensor(shape=d.shape(1, 1), dtype=dt) for _ in range(d.int(1, 3))]
+    return {"call": "torch.cartesian_prod", "args": ts, "kwargs": {}}
+
+
+def meshgrid(d: Draw):
+    dt = d.dtype(DTYPES)
+    ts = [d.tensor(shape=d.shape(0, 1), dtype=dt) for _ in range(d.int(1, 3))]
+    return {"call": "torch.meshgrid", "args": ts,
+            "kwargs": {"indexing": d.pick(("ij", "xy"))}}
+
+
+def _sorted_values(d: Draw, t: dict) -> dict:
+    """t with each last-dim row of its base sorted (NaN last), as searchsorted expects."""
+    spec = t["tensor"]
+    base = spec["base"]
+    n = max(base[-1] if base else 1, 1)
+    vals = [decode_number(v) for v in spec["values"]]
+    rows = [sorted(vals[i:i + n], key=lambda v: (v != v, v)) for i in range(0, len(vals), n)]
+    spec["values"] = [encode_number(v) for r in rows for v in r]
+    spec["layout"] = "contiguous" if spec["layout"] == "transposed" else spec["layout"]
+    if spec["layout"] == "contiguous":
+        spec["base"] = spec["shape"]
+    return t
+
+
+def searchsorted(d: Draw):
+    dt = d.dtype(NUMERIC)
+    name = d.pick(("searchsorted", "bucketize"))
+    if name == "bucketize":
+        bnd = _sorted_values(d, d.tensor(shape=d.shape(1, 1), dtype=dt))
+        x = d.scalar(dt) if d.chance(0.15) else d.tensor(dtype=dt)
+        kwargs = {"right": d.chance(0.5)} if d.chance(0.5) else {}
+        return {"call": "torch.bucketize", "args": [x, bnd], "kwargs": kwargs}
+    seq = _sorted_values(d, d.tensor(shape=d.shape(1, 2), dtype=dt, layout="contiguous"))
+    shape = seq["tensor"]["shape"]
+    if len(shape) == 1 or d.chance(0.1):
+        x = d.scalar(dt) if d.chance(0.15) else d.tensor(dtype=dt)
+    else:
+        x = d.tensor(shape=shape[:-1] + [d.size()], dtype=dt)
+    kwargs = {}
+    if d.chance(0.4):
+        kwargs["side"] = d.pick(("left", "right"))
+    elif d.chance(0.3):
+        kwargs["right"] = True
+    return {"call": "torch.searchsorted", "args": [seq, x], "kwargs": kwargs}
+
+
+def histc(d: Draw):
+    t = d.tensor(dtype=d.dtype(FLOATS), kind=d.pick(("normal", "ties", "special")))
+    kwargs = {"bins": d.pick((1, 2, 3, 4, 10))}
+    if d.chance(0.5):
+        kwargs["min"], kwargs["max"] = d.pick(((0, 0), (-1, 1), (-2.5, 3), (0, 1), (1, -1)))
+    return _call(d, "histc", [t], kwargs)
+
+
+def cdist(d: Draw):
+    m = d.size()
+    dt = d.dtype(FLOATS)
+    batch = d.shape(0, 1, lo=1)
+    big = d.chance(0.15)
+    r1 = d.int(26, 30) if big else d.size()
+    r2 = d.size()
+    a = d.tensor(shape=list(batch) + [r1, m], dtype=dt)
+    b = d.tensor(shape=list(d.broadcastable(batch) if batch else ()) + [r2, m], dtype=dt)
+    kwargs = {"p": encode_number(d.pick((2.0, 2.0, 1.0, 0.0, math.inf, 3.0, 0.5, 1.5)))}
+    if d.chance(0.3):
+        kwargs["compute_mode"] = d.pick(("use_mm_for_euclid_dist",
+                                         "donot_use_mm_for_euclid_dist"))
+    return {"call": "torch.cdist", "args": [a, b], "kwargs": kwargs}
+
+
+def logspace(d: Draw):
+    start, end = d.pick((0, -1, 2.5, -3.3)), d.pick((1, 3, -2, 4.1))
+    kwargs = {"base": d.pick((10.0, 2.0, 0.5))} if d.chance(0.5) else {}
+    return {"call": "torch.logspace", "args": [start, end, d.pick((0, 1, 2, 5, 13))],
+            "kwargs": kwargs}
+
+
 def _p(values):
     return lambda d: {k: d.pick(v) for k, v in values.items()}
 
@@ -850,7 +978,7 @@ OPS = {
     "argmax": (reduce("argmax", dims_tuple=False), EXACT),
     "argmin": (reduce("argmin", dims_tuple=False), EXACT),
     "all": (reduce("all", dims_tuple=False), EXACT), "any": (reduce("any", dims_tuple=False), EXACT),
-    "var": (var_std("var"), LAST_BIT), "std": (var_std("std"), LAST_BIT),
+    "var": (var_std("var"), EXACT), "std": (var_std("std"), EXACT),
     "logsumexp": (logsumexp, LAST_BIT), "norm": (norm, LAST_BIT),
     "vector_norm": (vector_norm, LAST_BIT), "matrix_norm": (matrix_norm, LAST_BIT),
     "linalg_norm": (linalg_norm, LAST_BIT),
@@ -898,13 +1026,62 @@ OPS = {
     "F.max_pool2d": (pool("max_pool2d"), EXACT), "F.avg_pool2d": (pool("avg_pool2d"), LAST_BIT),
     "F.pad": (pad, EXACT), "F.layer_norm": (layer_norm, EXACT), "F.linear": (linear, LAST_BIT),
     "F.embedding": (embedding, EXACT), "F.one_hot": (one_hot, EXACT),
+    # issue 11's section 3
+    "exp2": (unary("exp2", dtypes=NUMERIC), LAST_BIT),
+    "xlogy": (binary("xlogy", dtypes=NUMERIC), LAST_BIT),
+    "heaviside": (binary("heaviside", dtypes=NUMERIC, scalar=False), EXACT),
+    "cummax": (scan("cummax"), EXACT), "cummin": (scan("cummin"), EXACT),
+    "logcumsumexp": (scan("logcumsumexp"), LAST_BIT), "aminmax": (aminmax, EXACT),
+    "var_mean": (var_std_mean("var_mean"), EXACT), "std_mean": (var_std_mean("std_mean"), EXACT),
+    "diff": (diff, EXACT), "cross": (cross, EXACT), "block_diag": (block_diag, EXACT),
+    "cartesian_prod": (cartesian_prod, EXACT), "meshgrid": (meshgrid, EXACT),
+    "searchsorted": (searchsorted, EXACT), "histc": (histc, EXACT),
+    "cdist": (cdist, LAST_BIT), "logspace": (logspace, EXACT),
 }
+
+# The ops issue 11's section 3 added, each recorded with examples of its own (ADDED_SEEDS).
+ADDED = ("exp2", "xlogy", "heaviside", "cummax", "cummin", "logcumsumexp", "aminmax",
+         "var_mean", "std_mean", "diff", "cross", "block_diag", "cartesian_prod", "meshgrid",
+         "searchsorted", "histc", "cdist", "logspace")
+ADDED_SEEDS = range(610000, 610025)
+
+# The ops there were before those: ``draw_example(seed)`` draws its op from this list, so that
+# the fixed examples and the regression seeds stay the examples they were; ``draw_example(seed,
+# ALL)`` draws it from every op (what the fuzzer explores).
+ALL = "@all"
+FIRST_OPS = ('F.avg_pool2d', 'F.binary_cross_entropy', 'F.binary_cross_entropy_with_logits',
+             'F.celu', 'F.conv1d', 'F.conv2d', 'F.cosine_embedding_loss', 'F.cosine_similarity',
+             'F.cross_entropy', 'F.elu', 'F.embedding', 'F.gelu', 'F.hardsigmoid', 'F.hardswish',
+             'F.hardtanh', 'F.huber_loss', 'F.kl_div', 'F.l1_loss', 'F.layer_norm', 'F.leaky_relu',
+             'F.linear', 'F.logsigmoid', 'F.margin_ranking_loss', 'F.max_pool2d', 'F.mish',
+             'F.mse_loss', 'F.nll_loss', 'F.one_hot', 'F.pad', 'F.prelu', 'F.relu', 'F.relu6',
+             'F.selu', 'F.sigmoid', 'F.silu', 'F.smooth_l1_loss', 'F.softmin', 'F.softplus',
+             'F.softsign', 'F.tanh', 'abs', 'acos', 'add', 'all', 'allclose', 'amax', 'amin',
+             'any', 'argmax', 'argmin', 'asin', 'atan', 'atan2', 'cat_stack', 'ceil', 'clamp',
+             'clone', 'cos', 'cosh', 'cumprod', 'cumsum', 'diag', 'diagonal', 'div',
+             'div_rounding', 'einsum', 'eq', 'equal', 'erf', 'exp', 'expm1', 'flip', 'floor',
+             'floor_divide', 'floordiv_operator', 'fmod', 'frac', 'gather', 'ge', 'gt', 'hypot',
+             'index_select', 'indexing', 'isclose', 'isfinite', 'isinf', 'isnan', 'kthvalue', 'le',
+             'lerp', 'linalg_norm', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logical_not',
+             'logsumexp', 'lt', 'masked_fill', 'masked_select', 'matmul', 'matrix_norm', 'max',
+             'maximum', 'mean', 'median', 'min', 'minimum', 'mod_operator', 'mode', 'movedim',
+             'msort', 'mul', 'nan_to_num', 'ne', 'neg', 'nonzero', 'norm', 'outer', 'pow',
+             'pow_operator', 'prod', 'reciprocal', 'relu', 'remainder', 'repeat_tile', 'roll',
+             'round', 'rsqrt', 'rsub', 'scatter', 'scatter_add', 'sgn', 'sigmoid', 'sign', 'sin',
+             'sinh', 'softmax', 'sort', 'split_chunk', 'sqrt', 'square', 'std', 'sub', 'sum',
+             'tan', 'tanh', 'topk', 'trace', 'tril', 'triu', 'trunc', 'var', 'vector_norm',
+             'views', 'where')
+
+
 
 
 def draw_example(seed: int, op: str | None = None) -> dict:
     """The example of ``seed`` (its op drawn too, unless given: then the example says so)."""
     d = Draw(seed)
-    name = op or d.pick(sorted(OPS))
+    if op is None or op == ALL:
+        name = d.pick(FIRST_OPS if op is None else sorted(OPS))
+    else:
+        name = op
     example = OPS[name][0](d)
     example["op"] = name
     example["seed"] = seed
@@ -915,6 +1092,19 @@ def draw_example(seed: int, op: str | None = None) -> dict:
 
 # Examples that found a bug after the fixed range was recorded (seed, op or None), kept as
 # regression cases: clamp with min > max, where's +0.0, softmax of +inf, logsumexp of nothing,
-# trace of a tall matrix, var's degrees of freedom along a dim.
+# trace of a tall matrix, var's degrees of freedom along a dim; then (28,000 fresh examples from
+# seeds 200,000 and 300,000) clamp's -0.0 and tensor-bound errors, relu6's -0.0, matmul's and
+# linear's nodes, reflection pad's error, empty lerp/bce/mse, stack's dtype,
+# cosine_embedding_loss's epsilon, cumprod's and cumsum's zeros, max()/min()/median()'s
+# gradients, index errors on empty dims, bce_with_logits' weight shape, isclose of inf,
+# addmm's bias rank error, amin's dim in its error, atan2 at the origin, index_select's error,
+# fmod by a tiny divisor, view of nothing, a number ** tensor's gradient.
 REGRESSIONS = [(100064, None), (100601, None), (101429, None), (1802, None), (2795, None),
-               (40016, "trace"), (40086, "trace"), (30121, "var")]
+               (40016, "trace"), (40086, "trace"), (30121, "var"),
+               (200091, None), (201068, None), (200141, None), (200148, None), (201490, None),
+               (200554, None), (203487, None), (200257, None), (201604, None), (201670, None),
+               (202280, None), (202748, None), (203100, None), (203667, None), (203859, None),
+               (204181, None), (204468, None), (204586, None), (204659, None), (204995, None),
+               (207263, None), (207840, None), (300046, None), (307558, None), (317055, None),
+               (311776, None), (312789, None), (307424, None), (314394, None), (306322, None),
+               (303651, None), (305879, None)]

@@ -1,0 +1,567 @@
+"""torch.func: grad, grad_and_value, vjp and vmap, for the simple cases learners write.
+
+grad and vjp run the function once on stand-ins for the differentiated inputs and differentiate
+it with autograd.grad, as torch's transforms do, so values, errors and the graphs of the results
+are torch's:
+- a stand-in is a fresh leaf (the input does not require grad) or a view of the input (it
+  does): autograd.grad then differentiates through the stand-in only, so a function that also
+  reads the same input through a closure (grad(lambda y: x * y)(x)) gets the partial derivative,
+  as torch's levels give, not the total one;
+- the results keep a graph (torch's create_graph=True at the outer level) only when it leads to
+  a tensor outside the transform that requires grad; the parts of it that lead only to the
+  fresh leaves are cut, and grad/grad_and_value splice the view stand-ins out, so
+  `grad(f)(x).grad_fn` and its edges are torch's. (vjp keeps its stand-in view in the output's
+  graph: its vjp_fn differentiates through it later. docs/semantics.md.)
+
+vmap runs the function once per sample and stacks the results. That is torch's answer only
+where torch's batched kernel computes each sample as the per-sample call does; vmap watches
+the operations the function runs and refuses the others (docs/semantics.md lists them).
+"""
+
+from __future__ import annotations
+
+from . import creation
+from . import observer as _observer
+from .autograd import grad_mode
+from .autograd.api import grad as _autograd_grad
+from .autograd.graph import AccumulateGrad, saved_hooks
+from .tensor import Tensor
+
+__all__ = ["grad", "grad_and_value", "vjp", "vmap"]
+
+# -- pytrees: the nests of tuples, lists and dicts torch's transforms accept ----------------------
+
+
+def _flatten(tree):
+    """(leaves, spec): spec is "*" for a leaf, else (kind, keys, child specs)."""
+    if isinstance(tree, (tuple, list)):
+        leaves, specs = [], []
+        for item in tree:
+            sub, spec = _flatten(item)
+            leaves.extend(sub)
+            specs.append(spec)
+        return leaves, (type(tree).__name__, None, tuple(specs))
+    if type(tree) is dict:
+        leaves, specs = [], []
+        for value in tree.values():
+            sub, spec = _flatten(value)
+            leaves.extend(sub)
+            specs.append(spec)
+        return leaves, ("dict", tuple(tree.keys()), tuple(specs))
+    return [tree], "*"
+
+
+def _unflatten(leaves, spec):
+    it = iter(leaves)
+
+    def build(s):
+        if s == "*":
+            return next(it)
+        kind, keys, children = s
+        items = [build(c) for c in children]
+        if kind == "dict":
+            return dict(zip(keys, items))
+        return tuple(items) if kind == "tuple" else list(items)
+
+    return build(spec)
+
+
+def _spec_text(spec) -> str:
+    """A spec as torch's treespec_pprint writes it: *, (*, *), [*], {'k': *}."""
+    if spec == "*":
+        return "*"
+    kind, keys, children = spec
+    parts = [_spec_text(c) for c in children]
+    if kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(keys, parts)) + "}"
+    if kind == "tuple":
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return "[" + ", ".join(parts) + "]"
+
+
+class Transformed:
+    """What grad, grad_and_value, vmap and vjp return: a function of the same arguments (torch
+    returns a closure made with functools.wraps, so it prints as the function it wraps)."""
+
+    def __init__(self, func, run, qualname=None):
+        self.__wrapped__ = func
+        self._run = run
+        self.__name__ = getattr(func, "__name__", "wrapper")
+        self.__qualname__ = qualname or getattr(func, "__qualname__", self.__name__)
+        self.__doc__ = getattr(func, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        return self._run(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<function {self.__qualname__} at {hex(id(self))}>"
+
+
+# -- argnums --------------------------------------------------------------------------------------
+
+
+def _wrap_argnum(argnum, num_args: int) -> int:
+    if not isinstance(argnum, int) or isinstance(argnum, bool):
+        raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
+    if 0 <= argnum < num_args:
+        return argnum
+    if -num_args <= argnum < 0:
+        return argnum + num_args
+    raise RuntimeError(f"Got argnum={argnum}, but only {num_args} positional inputs")
+
+
+def _wrap_argnums(argnums, num_args: int):
+    if isinstance(argnums, int) and not isinstance(argnums, bool):
+        return _wrap_argnum(argnums, num_args)
+    if isinstance(argnums, tuple):
+        if len(argnums) == 0:
+            raise RuntimeError("argnums must be non-empty")
+        if len(set(argnums)) != len(argnums):
+            raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+        return tuple(_wrap_argnum(a, num_args) for a in argnums)
+    raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+
+
+# -- stand-ins and what the results keep of their graph ---------------------------------------
+
+
+class _Level:
+    """One transform's stand-ins: the fresh leaves (dead ends for the outer graph) and the views
+    of inputs that require grad (spliced out of the results' graphs)."""
+
+    def __init__(self):
+        self.fresh: set = set()  # ids of the fresh leaves' AccumulateGrad nodes
+        self.views: set = set()  # ids of the stand-in views' grad_fn nodes
+        self.originals: dict = {}  # id(stand-in) -> the input it stands for
+
+    def stand_in(self, x):
+        if not isinstance(x, Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        if x.requires_grad:
+            s = x.view_as(x)
+            self.views.add(id(s.grad_fn))
+        else:
+            s = x.detach().requires_grad_()
+            self.fresh.add(id(s._grad_accumulator()))
+        self.originals[id(s)] = x
+        return s
+
+    def reaches_outside(self, tensors) -> bool:
+        """Whether a graph from tensors leads to a leaf outside this transform."""
+        seen, stack = set(), [t.grad_fn for t in tensors if t.grad_fn is not None]
+        for t in tensors:
+            if t.grad_fn is None and t.requires_grad and id(t._grad_accumulator()) not in self.fresh:
+                return True
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if type(node) is AccumulateGrad:
+                if id(node) not in self.fresh:
+                    return True
+                continue
+            stack.extend(n for n, _ in node.next_functions if n is not None)
+        return False
+
+    def finish(self, tensors, keep_graph: bool, splice: bool = True):
+        """The results as the outer level sees them: their graph pruned to what leads outside
+        (detached when nothing does), the stand-in views spliced out (splice=True)."""
+        if not keep_graph:
+            return [self._plain(t) for t in tensors]
+        live: dict = {}
+        for t in tensors:
+            if isinstance(t, Tensor) and t.grad_fn is not None:
+                self._prune(t.grad_fn, live, splice)
+        out = []
+        for t in tensors:
+            if not isinstance(t, Tensor):
+                out.append(t)
+            elif id(t) in self.originals:  # a stand-in handed back: torch returns the input
+                x = self.originals[id(t)]
+                out.append(x if x.requires_grad else self._plain(x))
+            elif t.grad_fn is None:
+                fresh = t.requires_grad and id(t._grad_accumulator()) in self.fresh
+                out.append(self._plain(t) if fresh else t)
+            elif not live[id(t.grad_fn)]:
+                out.append(self._plain(t))
+            else:
+                out.append(t)
+        return out
+
+    def _plain(self, t):
+        return t.detach() if isinstance(t, Tensor) and t.requires_grad else t
+
+    def _prune(self, root, live: dict, splice: bool) -> None:
+        """Mark each node below root live or dead and cut the edges to dead nodes (iterative:
+        a long graph must not hit Python's recursion limit)."""
+        stack = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if id(node) in live:
+                continue
+            if type(node) is AccumulateGrad:
+                live[id(node)] = id(node) not in self.fresh
+                continue
+            if not expanded:
+                stack.append((node, True))
+                stack.extend((n, False) for n, _ in node.next_functions
+                             if n is not None and id(n) not in live)
+                continue
+            edges = []
+            for n, nr in node.next_functions:
+                while splice and n is not None and id(n) in self.views:
+                    n, nr = n.next_functions[0]  # a view's only edge: the input it stands for
+                if n is not None and not live.get(id(n), False):
+                    n, nr = None, 0
+                edges.append((n, nr))
+            edges = tuple(edges)
+            if edges != node.next_functions:
+                node.next_functions = edges
+                needs = getattr(node, "_needs", None)
+                if isinstance(needs, (list, tuple)) and len(needs) == len(edges):
+                    node._needs = [need and e[0] is not None for need, e in zip(needs, edges)]
+            live[id(node)] = any(n is not None for n, _ in edges)
+
+
+def _grads(outputs, inputs, grad_outputs, create_graph: bool):
+    """torch.func's _autograd_grad: gradients of the outputs that require grad, zeros for an
+    input they do not reach."""
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    if not pairs:
+        return [creation.zeros_like(t) for t in inputs]
+    found = _autograd_grad([o for o, _ in pairs], list(inputs), [g for _, g in pairs],
+                           retain_graph=True, create_graph=create_graph, allow_unused=True)
+    return [creation.zeros_like(t) if g is None else g for g, t in zip(found, inputs)]
+
+
+# -- grad and grad_and_value ----------------------------------------------------------------------
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    """A function returning (gradient of func with respect to the argnums inputs, func's
+    value); func must return a scalar tensor (and its aux with has_aux=True)."""
+
+    return Transformed(func, lambda *args, **kwargs: _grad_and_value(func, argnums, has_aux,
+                                                                      args, kwargs))
+
+
+def grad(func, argnums=0, has_aux=False):
+    """A function returning the gradient of func (a scalar tensor) with respect to the argnums
+    inputs (and func's aux with has_aux=True)."""
+
+    def run(*args, **kwargs):
+        gradient, value = _grad_and_value(func, argnums, has_aux, args, kwargs)
+        return (gradient, value[1]) if has_aux else gradient
+
+    return Transformed(func, run)
+
+
+HOOKS_ERROR = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved tensor hooks. "
+               "Please open an issue with your use case.")
+
+
+def _grad_and_value(func, argnums, has_aux, args, kwargs):
+    if saved_hooks.stack:
+        raise RuntimeError(HOOKS_ERROR)
+    if len(args) == 0:
+        raise RuntimeError("grad_and_value(f)(*args): Expected at least one positional arg")
+    nums = _wrap_argnums(argnums, len(args))
+    outer_grad = grad_mode.is_grad_enabled()
+    level = _Level()
+    diff = args[nums] if isinstance(nums, int) else tuple(args[n] for n in nums)
+    flat, spec = _flatten(diff)
+    with grad_mode.enable_grad():
+        stand_ins = [level.stand_in(x) for x in flat]
+        new_args = list(args)
+        tree = _unflatten(stand_ins, spec)
+        if isinstance(nums, int):
+            new_args[nums] = tree
+        else:
+            for n, value in zip(nums, tree):
+                new_args[n] = value
+        output = func(*new_args, **kwargs)
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError("grad_and_value(f)(*args): output of function f should be a "
+                                   "tuple: (output, aux) if has_aux is True")
+            output, aux = output
+        if not isinstance(output, Tensor):
+            raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
+                               f"got {type(output)}")
+        if output.dim() != 0:
+            raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
+                               f"Tensor, got tensor with {output.dim()} dims. Maybe you wanted "
+                               "to use the vjp or jacrev APIs instead?")
+        keep = outer_grad and level.reaches_outside([output])
+        grads = _grads([output], stand_ins, [None], create_graph=keep)
+    aux_leaves, aux_spec = _flatten(aux)
+    done = level.finish([*grads, output, *aux_leaves], keep)
+    grads, output, aux_leaves = done[:len(grads)], done[len(grads)], done[len(grads) + 1:]
+    gradient = _unflatten(grads, spec)
+    if has_aux:
+        return gradient, (output, _unflatten(aux_leaves, aux_spec))
+    return gradient, output
+
+
+# -- vjp ------------------------------------------------------------------------------------------
+
+
+def vjp(func, *primals, has_aux=False):
+    """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives the vector-Jacobian product
+    with respect to each primal."""
+    if saved_hooks.stack:
+        raise RuntimeError(HOOKS_ERROR)
+    outer_grad = grad_mode.is_grad_enabled()
+    level = _Level()
+    flat, spec = _flatten(primals)
+    with grad_mode.enable_grad():
+        stand_ins = [level.stand_in(x) for x in flat]
+        output = func(*_unflatten(stand_ins, spec))
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
+                                   "(output, aux) if has_aux is True")
+            output, aux = output
+        out_flat, out_spec = _flatten(output)
+        if (len(out_flat) == 1 and out_flat[0] is None) or len(out_flat) < 1:
+            raise RuntimeError("vjp(f, *primals): Expected f to be a function that has "
+                               f"non-empty output (got output = {out_flat})")
+        for o in out_flat:
+            if not isinstance(o, Tensor):
+                raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only "
+                                   f"tensors, got unsupported type {type(o)}")
+        for o in out_flat:
+            if not o.dtype.is_floating_point:
+                raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
+                                   f"complex Tensors, got Tensor with dtype {o.dtype}")
+    reaches = outer_grad and level.reaches_outside(out_flat)
+    shown = level.finish(out_flat, reaches, splice=False)
+    aux_leaves, aux_spec = _flatten(aux)
+    aux = _unflatten(level.finish(aux_leaves, reaches, splice=False), aux_spec)
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        if create_graph is None:
+            create_graph = grad_mode.is_grad_enabled()
+        cot_flat, cot_spec = _flatten(cotangents)
+        if cot_spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as "
+                               "pytree structure of outputs to the function. cotangents: "
+                               f"{_spec_text(cot_spec)}, primal output: {_spec_text(out_spec)}")
+        keep = create_graph and level.reaches_outside(out_flat)
+        with grad_mode.enable_grad():
+            found = _grads(out_flat, stand_ins, cot_flat, create_graph=keep)
+        return _unflatten(level.finish(found, keep, splice=False), spec)
+
+    result = _unflatten(shown, out_spec)
+    back = Transformed(vjp_fn, vjp_fn, "_vjp_with_argnums.<locals>.wrapper")
+    return (result, back, aux) if has_aux else (result, back)
+
+
+# -- vmap -----------------------------------------------------------------------------------------
+
+# What a function under vmap may run: operations whose per-sample result is, bit for bit, what
+# torch's batched kernel gives each sample (checked against torch 2.13 in
+# tests/oracle/scenarios_func.py). Elementwise operations compute every element alone, and
+# shape operations only move values. Sums and means qualify only over samples that are whole
+# rows of memory (every batched input mapped along its dim 0): torch reduces a batch laid out
+# along another dim in another order. Matrix products do not: torch's batching rules hand a
+# batch to other kernels (a batch of vector-matrix products becomes one matrix product) whose
+# sums run in another order, and the last digits differ.
+_ELEMENTWISE = frozenset(
+    f"{name}Backward{k}" for name in (
+        "Add", "Sub", "Mul", "Div", "Neg", "Pow", "Exp", "Exp2", "Expm1", "Log", "Log2", "Log10",
+        "Log1P", "Sqrt", "Rsqrt", "Reciprocal", "Abs", "Sign", "Sin", "Cos", "Tan", "Tanh",
+        "Sinh", "Cosh", "Asin", "Acos", "Atan", "Atan2", "Sigmoid", "Relu", "Clamp", "ClampMin",
+        "ClampMax", "Where", "Maximum", "Minimum", "Floor", "Ceil", "Round", "Trunc", "Frac",
+        "Erf", "Square", "LeakyRelu", "Elu", "Gelu", "Silu", "Softplus", "Hardtanh", "Lerp",
+        "Hypot", "Remainder", "Fmod", "Xlogy", "Heaviside", "MaskedFill",
+    ) for k in range(3)
+)
+_MOVES = frozenset(f"{name}Backward{k}" for name in (
+    "View", "Reshape", "UnsafeView", "Unsqueeze", "Squeeze", "Expand", "Transpose", "T",
+    "Permute", "Select", "Slice", "Clone", "Alias", "Flip", "Roll", "Repeat", "Cat", "Stack",
+    "Narrow", "Movedim", "Unbind", "Split", "SplitWithSizes", "IndexSelect", "Gather", "Index",
+    "ToCopy",
+) for k in range(5)) | frozenset((
+    "detach", "tensor", "as_tensor", "zeros", "ones", "full", "zeros_like", "ones_like",
+    "full_like", "empty", "empty_like", "arange", "linspace", "eye",
+))
+_ROW_REDUCTIONS = frozenset(("SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1"))
+# the largest or smallest element: picked, not computed, so any order gives it (and max()/amax
+# share their gradient among ties evenly, with no index to pick)
+_PICKS = frozenset(("MaxBackward1", "MinBackward1", "AmaxBackward0", "AminBackward0"))
+_RANDOM = frozenset((
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
+    "bernoulli", "multinomial", "normal_", "uniform_", "bernoulli_", "exponential_", "random_",
+    "dropout",
+))
+RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
+                "use the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                "operation out of vmap")
+
+
+class _VmapWatch(_observer.Observer):
+    """Sees each operation the function runs under vmap (and passes every event on to the
+    observer that was installed, so the playground still draws them)."""
+
+    def __init__(self, inner, rows: bool):
+        self.inner = inner
+        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS
+                        | (_ROW_REDUCTIONS if rows else frozenset()))
+        self.rows = rows
+
+    def tensor_created(self, tensor, node, op, inputs):
+        if self.inner is not None:
+            self.inner.tensor_created(tensor, node, op, inputs)
+        if op in _RANDOM:
+            raise RuntimeError(RANDOM_ERROR)
+        if op not in self.allowed:
+            where = ("" if self.rows or op not in _ROW_REDUCTIONS
+                     else " when a batched input is mapped along a dim other than 0")
+            raise RuntimeError(
+                f"vmap: gradplay runs the function once per sample, and {op} per sample can "
+                f"round differently from torch's batched kernel{where}, so it is not supported "
+                "under vmap here; call the function in a loop (or on the whole batch) instead")
+
+    def backward_begin(self, *args):
+        if not self.rows:  # the gradients' sums would run over another layout in torch
+            raise RuntimeError(
+                "vmap: gradplay runs the function once per sample, and a gradient inside it "
+                "with a batched input mapped along a dim other than 0 can round differently "
+                "from torch's batched kernels, so it is not supported here; map along dim 0")
+        if self.inner is not None:
+            self.inner.backward_begin(*args)
+
+
+def _pass_on(event):
+    def forward(self, *args):
+        if self.inner is not None:
+            getattr(self.inner, event)(*args)
+
+    forward.__name__ = event
+    return forward
+
+
+for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace",
+               "grad_assigned", "warning", "backward_end"):
+    setattr(_VmapWatch, _event, _pass_on(_event))
+
+
+def _func_name(func) -> str:
+    return getattr(func, "__name__", repr(func))
+
+
+def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """func mapped over a batch dim of its inputs (in_dims) with the results stacked along
+    out_dims; see the module docstring for what it supports."""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
+
+    return Transformed(func, lambda *args, **kwargs: _vmap(func, in_dims, out_dims, randomness,
+                                                            args, kwargs))
+
+
+def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
+    name = _func_name(func)
+    if not args:
+        raise ValueError(f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add "
+                         "inputs, or you are trying to vmap over a function with no inputs. The "
+                         "latter is unsupported.")
+    if isinstance(in_dims, int) and not isinstance(in_dims, bool) or in_dims is None:
+        dims = (in_dims,) * len(args)
+    elif isinstance(in_dims, tuple):
+        if len(in_dims) != len(args):
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not "
+                             "compatible with the structure of `inputs`.")
+        dims = in_dims
+    else:
+        raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` "
+                         "to be int or a (potentially nested) tuple matching the structure of "
+                         f"inputs, got: {type(in_dims)}.")
+    if randomness != "error":
+        raise RuntimeError(f"vmap: randomness={randomness!r} is not supported here: torch draws "
+                           "one batched tensor of random numbers, which a per-sample run cannot "
+                           "reproduce")
+    # every input's leaves with their in_dim, moved so the batch dim comes first
+    flat_args, arg_spec = _flatten(list(args))
+    flat_dims = []
+    for a, d in zip(args, dims):
+        leaves, _ = _flatten(a)
+        flat_dims.extend(d if isinstance(d, (tuple, list)) else [d] * len(leaves))
+    sizes, moved, rows = [], [], True
+    for a, d in zip(flat_args, flat_dims):
+        if d is None:
+            moved.append(None)
+            continue
+        if not isinstance(d, int):
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` "
+                             "to be int or a (potentially nested) tuple matching the structure "
+                             f"of inputs, got: {type(d)}.")
+        if not isinstance(a, Tensor):
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} "
+                             f"for an input but the input is of type {type(a)}. We cannot vmap "
+                             "over non-Tensor arguments, please use None as the respective "
+                             "in_dim")
+        n = a.dim()
+        if not -n <= d < n:
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} "
+                             f"for some input, but that input is a Tensor of dimensionality {n} "
+                             f"so expected in_dim to satisfy -{n} <= in_dim < {n}.")
+        d = d % n
+        rows = rows and d == 0
+        sizes.append(a.shape[d])
+        moved.append((a, d))
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if len(set(sizes)) > 1:
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    batch = sizes[0]
+    if batch == 0:
+        raise RuntimeError("vmap: a batch of size 0 is not supported here: the function runs "
+                           "once per sample, and with no sample the result's shape is unknown")
+    per_sample = []
+    watch = _VmapWatch(_observer.state.observer, rows)
+    with _observer.observe(watch):
+        for i in range(batch):
+            leaves = [a if m is None else m[0].select(m[1], i) for a, m in zip(flat_args, moved)]
+            per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
+    return _stack_outputs(name, per_sample, out_dims)
+
+
+def _stack_outputs(name, per_sample, out_dims):
+    first, spec = _flatten(per_sample[0])
+    outs = [_flatten(r)[0] for r in per_sample]
+    if isinstance(out_dims, int):
+        odims = [out_dims] * len(first)
+    else:
+        odims = list(_flatten(out_dims)[0])
+        if len(odims) != len(first):
+            raise ValueError(f"vmap({name}, ...): out_dims is not compatible with the structure "
+                             "of `outputs`.")
+    stacked = []
+    for k, (item, od) in enumerate(zip(first, odims)):
+        if not isinstance(item, Tensor):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                             f"{type(item)}. Did you mean to set out_dims= to None for output?")
+        column = [o[k] for o in outs]
+        if od is None:
+            stacked.append(item)
+            continue
+        if any(c.requires_grad for c in column):
+            raise RuntimeError(
+                "vmap: the result requires grad, and its grad_fn here would be the stacking of "
+                "per-sample results rather than torch's batched operation; detach the inputs "
+                "that require grad, or differentiate inside the function with torch.func.grad")
+        stacked.append(_stack(column, od))
+    return _unflatten(stacked, spec)
+
+
+def _stack(column, out_dim):
+    from . import ops
+
+    return ops.FUNCTIONS["stack"](column, out_dim)

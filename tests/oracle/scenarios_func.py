@@ -1,0 +1,245 @@
+"""Oracle scenarios for torch.func (grad, grad_and_value, vjp, vmap) and
+torch.autograd.graph.saved_tensors_hooks. The rules of tests/oracle/scenarios.py apply; its
+SCENARIOS include these. vmap's scenarios use only what the engine's vmap accepts (engine/func.py)."""
+
+from __future__ import annotations
+
+from tests.oracle.recorder import collect_scenarios
+
+
+def _v(torch, **kw):
+    return torch.tensor([0.5, -1.25, 2.0], **kw)
+
+
+def _rec_tree(rec, tag, value):
+    """Record a tensor, or every tensor of a nest of tuples and dicts, with its place."""
+    if isinstance(value, (tuple, list)):
+        for i, item in enumerate(value):
+            _rec_tree(rec, f"{tag}[{i}]", item)
+    elif isinstance(value, dict):
+        for k, item in value.items():
+            _rec_tree(rec, f"{tag}[{k!r}]", item)
+    else:
+        rec.value(tag, value)
+
+
+def func_grad_values(torch, rec):
+    F = torch.func
+    _rec_tree(rec, "grad pow", F.grad(lambda x: (x ** 3).sum())(_v(torch)))
+    _rec_tree(rec, "grad float64", F.grad(lambda x: (x.exp() * x).sum())(
+        _v(torch, dtype=torch.float64)))
+    _rec_tree(rec, "grad of grad", F.grad(F.grad(lambda x: x ** 4 - x.sin()))(torch.tensor(0.7)))
+    _rec_tree(rec, "third derivative", F.grad(F.grad(F.grad(lambda x: x.sin() * x)))(
+        torch.tensor(1.3)))
+    _rec_tree(rec, "argnums tuple", F.grad(lambda a, b: (a * b.tanh()).sum(), argnums=(0, 1))(
+        _v(torch), _v(torch) * 2))
+    _rec_tree(rec, "argnums negative", F.grad(lambda a, b: (a * b).sum(), argnums=-1)(
+        _v(torch), _v(torch) + 1))
+    _rec_tree(rec, "has_aux", F.grad(lambda x: ((x * x).sum(), {"double": x * 2}), has_aux=True)(
+        _v(torch)))
+    _rec_tree(rec, "dict input", F.grad(lambda d: (d["w"] * d["b"]).sum())(
+        {"w": _v(torch), "b": _v(torch) - 3}))
+    _rec_tree(rec, "unused input", F.grad(lambda x: torch.tensor(3.0))(_v(torch)))
+    _rec_tree(rec, "value and grad", F.grad_and_value(lambda x: (x ** 2).mean())(_v(torch)))
+    # the partial derivative through the argument, not through the closure (torch's levels)
+    _rec_tree(rec, "closure over the input", F.grad(
+        lambda x: F.grad(lambda y: (x * y * y))(x))(torch.tensor(1.5)))
+
+
+def func_grad_graphs(torch, rec):
+    F = torch.func
+    x = _v(torch, requires_grad=True)
+    g = F.grad(lambda a: (a ** 2).sum())(x)
+    rec.value("input requires grad", g)
+    rec.graph("input requires grad graph", g)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    rec.value("gradient of the gradient", gg)
+    rec.value("constant gradient", F.grad(lambda a: (a * 3).sum())(x))
+    w = _v(torch, requires_grad=True)
+    g = F.grad(lambda a: (a * w).sum())(_v(torch))
+    rec.value("closure requires grad", g)
+    rec.graph("closure requires grad graph", g)
+    g, value = F.grad_and_value(lambda a: (a.sin() * a).sum())(x)
+    rec.value("grad_and_value grad", g)
+    rec.value("grad_and_value value", value)
+    rec.graph("grad_and_value value graph", value)
+    with torch.no_grad():
+        rec.value("under no_grad", F.grad(lambda a: (a ** 2).sum())(x))
+
+    def no_grad_inside(a):
+        with torch.no_grad():
+            return (a ** 2).sum()
+
+    rec.value("no_grad inside", F.grad(no_grad_inside)(_v(torch)))
+
+
+def func_grad_errors(torch, rec):
+    F = torch.func
+    rec.raises("not a scalar", lambda: F.grad(lambda x: x * 2)(_v(torch)))
+    rec.raises("not a tensor", lambda: F.grad(lambda x: 2.0)(_v(torch)))
+    rec.raises("argnum out of range", lambda: F.grad(lambda x: x.sum(), argnums=1)(_v(torch)))
+    rec.raises("argnums empty", lambda: F.grad(lambda x: x.sum(), argnums=())(_v(torch)))
+    rec.raises("argnums repeated", lambda: F.grad(lambda x, y: x.sum(), argnums=(0, 0))(
+        _v(torch), _v(torch)))
+    rec.raises("argnums float", lambda: F.grad(lambda x: x.sum(), argnums=0.5)(_v(torch)))
+    rec.raises("has_aux not a pair", lambda: F.grad(lambda x: (x.sum(),), has_aux=True)(
+        _v(torch)))
+    rec.raises("number input", lambda: F.grad(lambda x: x * 2)(2.0))
+    rec.raises("integer input", lambda: F.grad(lambda x: x.sum())(torch.tensor([1, 2])))
+
+
+def func_vjp(torch, rec):
+    F = torch.func
+    out, back = F.vjp(lambda a: a.exp() * a, _v(torch))
+    rec.value("vjp out", out)
+    _rec_tree(rec, "vjp", back(torch.tensor([1.0, 2.0, -1.0])))
+    out, back = F.vjp(lambda a, b: (a * b, a - b.cos()), _v(torch), _v(torch) / 2)
+    _rec_tree(rec, "vjp two outputs", out)
+    _rec_tree(rec, "vjp two outputs back", back((torch.ones(3), _v(torch))))
+    out, back, aux = F.vjp(lambda a: (a ** 2, a.sum()), _v(torch), has_aux=True)
+    rec.value("vjp aux", aux)
+    _rec_tree(rec, "vjp aux back", back(torch.ones(3)))
+    x = _v(torch, requires_grad=True)
+    out, back = F.vjp(lambda a: a ** 2, x)
+    rec.value("vjp input requires grad out", out)
+    _rec_tree(rec, "vjp input requires grad", back(torch.ones(3)))
+    rec.raises("vjp cotangent structure", lambda: F.vjp(lambda a: a * 2, _v(torch))[1](
+        (torch.ones(3),)))
+    rec.raises("vjp cotangent dict", lambda: F.vjp(lambda a: {"k": a * 2}, _v(torch))[1](
+        [torch.ones(3)]))
+    rec.raises("vjp cotangent shape", lambda: F.vjp(lambda a: a * 2, _v(torch))[1](
+        torch.ones(2)))
+    rec.raises("vjp bool output", lambda: F.vjp(lambda a: a > 0, _v(torch)))
+    rec.raises("vjp None output", lambda: F.vjp(lambda a: None, _v(torch)))
+    rec.raises("vjp number output", lambda: F.vjp(lambda a: 2.0, _v(torch)))
+    rec.raises("vjp number input", lambda: F.vjp(lambda a: a, 2.0))
+
+
+def _batch(torch, rows, cols, dtype=None):
+    values = [[((i * 7 + j * 3) % 11 - 5) / 4 for j in range(cols)] for i in range(rows)]
+    return torch.tensor(values, dtype=dtype or torch.float32)
+
+
+def func_vmap(torch, rec):
+    F = torch.func
+    b = _batch(torch, 4, 5)
+    rec.value("pointwise", F.vmap(lambda r: (r * 2 + 1).sin() * r.exp())(b))
+    rec.value("in_dims 1", F.vmap(lambda c: c.tanh() - c, in_dims=1)(b))
+    rec.value("out_dims 1", F.vmap(lambda r: r.abs() ** 1.5, out_dims=1)(b))
+    rec.value("row sums", F.vmap(lambda r: r.sum())(b))
+    rec.value("row means float64", F.vmap(lambda r: r.mean())(_batch(torch, 4, 5, torch.float64)))
+    rec.value("broadcast None", F.vmap(lambda r, w: r * w - w, in_dims=(0, None))(
+        b, _batch(torch, 1, 5)[0]))
+    _rec_tree(rec, "two outputs", F.vmap(lambda r: (r.relu(), r.sum()), out_dims=(0, 0))(b))
+    rec.value("nested", F.vmap(F.vmap(lambda x: x.sigmoid() * 3))(b))
+    # per-sample gradients: vmap of grad, the weights shared (in_dims None)
+    w = _v(torch)
+    xs = _batch(torch, 4, 3)
+    ys = torch.tensor([1.0, -1.0, 0.5, 2.0])
+    per_sample = F.vmap(F.grad(lambda w, x, y: ((w * x).sum() - y) ** 2), in_dims=(None, 0, 0))
+    rec.value("per-sample gradients", per_sample(w, xs, ys))
+    rec.raises("batch sizes differ", lambda: F.vmap(torch.add)(b, _batch(torch, 3, 5)))
+    rec.raises("in_dim out of range", lambda: F.vmap(torch.sin, in_dims=2)(b))
+    rec.raises("in_dims float", lambda: F.vmap(torch.sin, in_dims=0.5)(b))
+    rec.raises("no batched input", lambda: F.vmap(torch.sin, in_dims=(None,))(b))
+    rec.raises("batched number", lambda: F.vmap(lambda a, k: a * k, in_dims=(0, 0))(b, 2.0))
+    rec.raises("no inputs", lambda: F.vmap(torch.sin)())
+    rec.raises("returns a number", lambda: F.vmap(lambda r: 3.0)(b))
+    rec.raises("random inside", lambda: F.vmap(lambda r: r + torch.randn(5))(b))
+    rec.raises("out_dims out of range", lambda: F.vmap(lambda r: r.sum(), out_dims=1)(b))
+
+
+def saved_tensors_hooks_calls(torch, rec):
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    log = []
+
+    def pack(t):
+        log.append(f"pack {list(t.shape)} grad_fn={t.grad_fn is not None}")
+        return t
+
+    def unpack(t):
+        log.append(f"unpack {list(t.shape)}")
+        return t
+
+    x = torch.tensor([0.5, 1.0, -1.5], requires_grad=True)
+    y = torch.tensor([2.0, -0.5, 1.0], requires_grad=True)
+    with hooks(pack, unpack):
+        z = x * y  # saves both inputs
+        log.append("mul")
+        w = z * 2  # a Python number: nothing saved as a tensor
+        log.append("mul by a number")
+        e = w.exp()  # saves its result
+        log.append("exp")
+        s = (e.sin() + x ** 2).sum()
+        log.append("sin, pow, sum")
+    with torch.no_grad(), hooks(pack, unpack):
+        x.sin()  # nothing recorded, nothing saved
+    log.append("backward")
+    s.backward()
+    rec.printed("calls", "\n".join(log))
+    rec.value("x.grad", x.grad)
+    rec.value("y.grad", y.grad)
+
+
+def saved_tensors_hooks_values(torch, rec):
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    # backward uses what unpack gives back: here ones instead of a
+    with hooks(lambda t: t * 0 + 1, lambda t: t):
+        a = torch.tensor([2.0, 3.0], requires_grad=True)
+        b = (a * a).sum()
+    b.backward()
+    rec.value("unpacked ones", a.grad)
+    # pack may return anything: a key into the program's own store of copies
+    store = {}
+
+    def pack(t):
+        store[len(store)] = t.clone()
+        return len(store) - 1
+
+    with hooks(pack, lambda k: store[k]):
+        a = torch.tensor([0.5, -2.0], requires_grad=True)
+        c = a.tanh() * a
+        rec.value("through a store, _saved_other", c.grad_fn._saved_other)
+    c.sum().backward()
+    rec.value("through a store", a.grad)
+    rec.value("packed", len(store))
+    # with hooks, an in-place change to a saved tensor is not checked
+    with hooks(lambda t: t, lambda t: t):
+        a = torch.tensor([2.0, 3.0], requires_grad=True)
+        c = a * 1
+        d = c.sin()
+        c.add_(1)
+    d.sum().backward()
+    rec.value("in place after saving", a.grad)
+    # the innermost block's hooks apply
+    log = []
+    with hooks(lambda t: log.append("outer") or t, lambda t: t):
+        with hooks(lambda t: log.append("inner") or t, lambda t: t):
+            torch.tensor([1.0], requires_grad=True).sin()
+        torch.tensor([1.0], requires_grad=True).cos()
+    rec.printed("nested", " ".join(log))
+    with hooks(lambda t: t, lambda t: 3):
+        q = torch.tensor([1.0], requires_grad=True).sin().sum()
+    rec.raises("unpack returns a number", lambda: q.backward())
+    with hooks(lambda t: t, lambda t: t):
+        q = torch.tensor([1.0], requires_grad=True).sin().sum()
+    q.backward()
+    rec.raises("second backward", lambda: q.backward())
+    with hooks(lambda t: t, lambda t: t):
+        rec.raises("torch.func under hooks", lambda: torch.func.grad(lambda v: v.sin().sum())(
+            torch.ones(2)))
+    x = torch.tensor([0.25, 0.75], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu():
+        s = (x.sin() * x).sum()
+    s.backward()
+    rec.value("save_on_cpu", x.grad)
+    x = torch.tensor([0.25, 0.75], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu(pin_memory=True):
+        h = x * 1
+        s = (h.sin() * h).sum()
+        h.mul_(2)  # the copy it saved keeps the values from before
+    s.backward()
+    rec.value("save_on_cpu pinned copy", x.grad)
+
+
+SCENARIOS = collect_scenarios(globals(), __name__)
