@@ -160,3 +160,44 @@ def test_a_tensor_is_titled_by_the_name_that_made_it(page, host, shot):
     expect(node(page, "h").locator(".gp-title")).to_have_text("x (also h)")
     expect(page.get_by_test_id("accum-callout")).to_contain_text("x.grad: None + [2., 2.] = [2., 2.]")
     shot(page, "fresh-alias")
+
+
+SKIP = ("import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "a = x * 2\nb = a * 3\nc = b * 4\nd = (c + x).sum()\nd.backward()\n")
+
+# Edges (their drawn paths, sampled) and edge labels that cross a card other than their ends,
+# in the canvas's own units.
+CROSSING_JS = """(graph) => {
+  const cards = new Map();
+  for (const n of graph.querySelectorAll("[data-testid=node]")) {
+    const card = n.querySelector(".gp-card");
+    const m = n.getCTM(), b = card.getBBox();
+    cards.set(n.dataset.id, { x: m.e + b.x * m.a, y: m.f + b.y * m.d, w: b.width * m.a, h: b.height * m.d });
+  }
+  const inside = (p, c, pad) => p.x > c.x + pad && p.x < c.x + c.w - pad && p.y > c.y + pad && p.y < c.y + c.h - pad;
+  const out = [];
+  for (const g of graph.querySelectorAll("[data-from]")) {
+    const path = g.querySelector("path");
+    const len = path.getTotalLength();
+    const m = path.getCTM();
+    for (let i = 1; i < 40; i++) {
+      const q = path.getPointAtLength((len * i) / 40);
+      const p = { x: m.e + q.x * m.a, y: m.f + q.y * m.d };
+      for (const [id, c] of cards) {
+        if (id !== g.dataset.from && id !== g.dataset.to && inside(p, c, 2)) out.push([g.dataset.id, id]);
+      }
+    }
+  }
+  return [...new Set(out.map((x) => x.join(" through ")))];
+}"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_edge_runs_through_a_card_that_is_not_its_end(page, host, shot, size):
+    size_page(page, size)
+    open_app(page, host[1], "p=" + encode(SKIP))
+    page.get_by_test_id("fit").click() if page.get_by_test_id("fit").count() else None
+    page.wait_for_timeout(400)
+    crossing = page.get_by_test_id("graph").evaluate(CROSSING_JS)
+    assert not crossing, crossing
+    shot(page, f"fresh-edges-clear-{size}")
