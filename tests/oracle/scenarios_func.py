@@ -103,6 +103,16 @@ def func_vjp(torch, rec):
     out, back = F.vjp(lambda a: a ** 2, x)
     rec.value("vjp input requires grad out", out)
     _rec_tree(rec, "vjp input requires grad", back(torch.ones(3)))
+    # one primal requires grad, the other does not; then a closure that requires grad
+    out, back = F.vjp(lambda a, b: a * b, x, _v(torch) + 4)
+    rec.value("vjp mixed primals out", out)
+    rec.graph("vjp mixed primals graph", out)
+    _rec_tree(rec, "vjp mixed primals", back(torch.ones(3)))
+    _rec_tree(rec, "vjp mixed primals again", back(torch.tensor([1.0, -1.0, 0.5])))
+    w = torch.tensor([1.0, 1.0, 2.0], requires_grad=True)
+    out, back = F.vjp(lambda b: (w * b) ** 2, _v(torch))
+    rec.graph("vjp closure graph", out)
+    _rec_tree(rec, "vjp closure", back(torch.ones(3)))
     rec.raises("vjp cotangent structure", lambda: F.vjp(lambda a: a * 2, _v(torch))[1](
         (torch.ones(3),)))
     rec.raises("vjp cotangent dict", lambda: F.vjp(lambda a: {"k": a * 2}, _v(torch))[1](
@@ -138,6 +148,15 @@ def func_vmap(torch, rec):
     ys = torch.tensor([1.0, -1.0, 0.5, 2.0])
     per_sample = F.vmap(F.grad(lambda w, x, y: ((w * x).sum() - y) ** 2), in_dims=(None, 0, 0))
     rec.value("per-sample gradients", per_sample(w, xs, ys))
+    # a linear model's per-sample gradients (matrix products: torch's last bits may differ)
+    weight = _batch(torch, 3, 2) / 3
+    loss = F.grad(lambda m, x, y: ((x @ m).tanh() - y).pow(2).mean())
+    # (no input is 0: torch's batch gives +0.0 where a per-sample product gives -0.0, the
+    # documented difference)
+    rec.value("per-sample linear gradients", F.vmap(loss, in_dims=(None, 0, 0))(
+        weight, _batch(torch, 4, 3) + 0.125, _batch(torch, 4, 2)))
+    rec.value("batch of matrix-vector products", F.vmap(torch.mv, in_dims=(None, 0))(
+        _batch(torch, 3, 5), b))
     rec.raises("batch sizes differ", lambda: F.vmap(torch.add)(b, _batch(torch, 3, 5)))
     rec.raises("in_dim out of range", lambda: F.vmap(torch.sin, in_dims=2)(b))
     rec.raises("in_dims float", lambda: F.vmap(torch.sin, in_dims=0.5)(b))
