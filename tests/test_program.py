@@ -543,6 +543,89 @@ SAME_AS_PYTHON = {
         model = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 2)), ("act", nn.ReLU())]))
         print(model, [n for n, _ in model.named_children()])
     """,
+    "class_repr_str_call": """
+        import torch
+        class Scale:
+            def __init__(self, k):
+                self.k = k
+            def __repr__(self):
+                return f"Scale(k={self.k})"
+            def __str__(self):
+                return "times " + str(self.k)
+            def __call__(self, t):
+                return t * self.k
+        half = Scale(0.5)
+        print(half, repr(half), [half, half], {"s": half}, (half,))
+        print(f"{half} / {half!r} / {str(half):>12}|", "{} {!r}".format(half, half), "%s %r" % (half, half))
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = half(x).sum()
+        y.backward()
+        print(y, x.grad, callable(half), str(half).upper())
+        h = x.register_hook(Scale(3.0))
+        (x * 1.0).sum().backward()
+        print(x.grad)
+        print(list(map(Scale(2), [1, 2])), sorted([3, 1, 2], key=Scale(-1)))
+    """,
+    "class_iter_next": """
+        import torch
+        class Countdown:
+            def __init__(self, start):
+                self.n = start
+            def __iter__(self):
+                return self
+            def __next__(self):
+                if self.n <= 0:
+                    raise StopIteration
+                self.n -= 1
+                return self.n + 1
+        class Batches:
+            def __init__(self, data, size):
+                self.data, self.size = data, size
+            def __iter__(self):
+                for i in range(0, len(self.data), self.size):
+                    yield self.data[i:i + self.size]
+            def __len__(self):
+                return (len(self.data) + self.size - 1) // self.size
+        print(list(Countdown(3)), sum(Countdown(4)), [c * 2 for c in Countdown(2)])
+        for c in Countdown(2):
+            print("tick", c)
+        it = Countdown(2)
+        print(next(it), next(it), next(it, "done"))
+        a, b = Countdown(2)
+        print(a, b, 3 in Countdown(5), sorted(Countdown(3)), dict(zip("ab", Countdown(2))))
+        data = torch.arange(5.0)
+        for i, batch in enumerate(Batches(data, 2)):
+            print(i, batch)
+        print(len(Batches(data, 2)), [len(b) for b in Batches(data, 2)], max(Countdown(3)))
+        print(list(zip(Countdown(2), Batches(data, 3))), tuple(Countdown(1)), set(Countdown(2)))
+    """,
+    "stop_iteration_in_functions": """
+        def first(items):
+            return next(iter(items))
+        def safe_first(items):
+            try:
+                return next(iter(items))
+            except StopIteration:
+                return None
+        try:
+            first([])
+        except StopIteration:
+            print("empty")
+        print(safe_first([]), safe_first([4]))
+        def gen():
+            yield 1
+            raise StopIteration
+        try:
+            print(list(gen()))
+        except RuntimeError as e:
+            print("RuntimeError:", e)
+        def gen2():
+            try:
+                next(iter([]))
+            except StopIteration:
+                yield "handled"
+        print(list(gen2()))
+    """,
 }
 
 
@@ -625,7 +708,8 @@ REJECTED = [
     ("x = b'a'\n", "not_allowed", 1, 5, "bytes"),
     ("@print\nclass A:\n    pass\n", "not_allowed", 1, 2, "class decorators"),
     ("class A(metaclass=print):\n    pass\n", "not_allowed", 1, 19, "metaclass"),
-    ("class A:\n    def __repr__(self):\n        return 'x'\n", "not_allowed", 2, 5, "'__'"),
+    ("class A:\n    def __getattr__(self, n):\n        return 'x'\n", "not_allowed", 2, 5, "'__'"),
+    ("class A:\n    def __del__(self):\n        pass\n", "not_allowed", 2, 5, "'__'"),
     ("class A:\n    for i in range(2):\n        pass\n", "not_allowed", 2, 5, "class body"),
     ("def f(__x):\n    pass\n", "not_allowed", 1, 7, "'__'"),
     ("def f(**kw):\n    pass\nf(**{})\nf(__x=1)\n", "not_allowed", 4, 3, "'__'"),

@@ -5,6 +5,7 @@ exception may escape, and the process's memory must stay bounded."""
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 import resource
@@ -24,6 +25,16 @@ GRACE = 2.0  # seconds on top of the run's own time cap (a loaded 2-core machine
 T = "import torch\n"
 FN = (T + "class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
       "        return x * 2\n")
+
+
+
+def _D(name: str, body: str, params: str = "self") -> str:
+    """A method of a class body (indented once) with body (lines without indentation)."""
+    lines = "".join(f"        {line}\n" for line in body.split("\n"))
+    return f"    def {name}({params}):\n{lines}"
+
+
+_FOREVER = _D("__iter__", "return self") + _D("__next__", "return 1")
 
 HOSTILE = [
     # (name, program, expected kind)
@@ -48,7 +59,7 @@ HOSTILE = [
     ("dataset_dunder_read", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __getitem__(self, i):\n"
      "        return i\nf = D.__getitem__\n", "not_allowed"),
     ("dataset_iter_def", T + "from torch.utils.data import DataLoader, Dataset, random_split\nclass D(Dataset):\n    def __iter__(self):\n"
-     "        return 1\n", "not_allowed"),
+     "        return 1\nfor x in D():\n    pass\n", "runtime"),
     ("loader_collate_escape", T + "from torch.utils.data import DataLoader, Dataset, random_split\nx = DataLoader([1, 2], collate_fn=print.fn)\n",
      "not_allowed"),
     ("version_of_tensor", T + "v = torch.ones(1).__version__\n", "not_allowed"),
@@ -558,6 +569,62 @@ HOSTILE = [
     ("with_builtin", "with print:\n    pass\n", "not_allowed"),
     ("with_module", T + "with torch:\n    pass\n", "not_allowed"),
     ("with_as_dunder_target", "class S:\n    def __enter__(self):\n        return self\n    def __exit__(self, t, e, tb):\n        return True\n" "with S() as __x:\n    pass\n", "not_allowed"),
+    # the program's __repr__/__str__/__call__/__iter__/__next__: Python calls them from C (a
+    # list's repr, unpacking, `in`), where only the run's limits can stop them
+    *[(f"dunder_{name}", "class A:\n" + body, kind) for name, body, kind in (
+        ("repr_forever", _D("__repr__", "while True:\n    pass") + "print(A())\n", "limit"),
+        ("repr_recurses", _D("__repr__", "return repr(self)") + "s = repr(A())\n", "limit"),
+        ("repr_recurses_in_list", _D("__repr__", "return str([self])") + "print([A()])\n",
+         "limit"),
+        ("str_recurses_in_fstring", _D("__str__", "return f'{self}'") + "s = f'{A()}'\n",
+         "limit"),
+        ("repr_raises", _D("__repr__", "raise ValueError('no')") + "print([A()])\n",
+         "runtime"),
+        ("repr_not_str", _D("__repr__", "return 1") + "s = repr(A())\n", "runtime"),
+        ("str_not_str", _D("__str__", "return None") + "print(A())\n", "runtime"),
+        ("repr_in_key_error", _D("__repr__", "while True:\n    pass") + "d = {}\nd[A()]\n",
+         "limit"),
+        ("repr_raises_in_key_error", _D("__repr__", "return 1 / 0") + "d = {}\nd[A()]\n",
+         "runtime"),
+        ("repr_huge_list", _D("__repr__", "return 'x' * 10000") + "s = repr([A()] * 100000)\n",
+         "limit"),
+        ("str_huge_print", _D("__str__", "return 'x' * 10000") + "for i in range(1000):\n"
+         "    s = str(A())\n", "limit"),
+        ("repr_huge_format", _D("__repr__", "return 'x' * 10000") + "s = '{}'.format([A()] * "
+         "100000)\n", "limit"),
+        ("iter_never_ends_for", _FOREVER + "for x in A():\n    pass\n", "limit"),
+        ("iter_never_ends_list", _FOREVER + "x = list(A())\n", "limit"),
+        ("iter_never_ends_in", _FOREVER + "print(2 in A())\n", "limit"),
+        ("iter_never_ends_unpack", _FOREVER + "a, b = A()\n", "limit"),
+        ("iter_never_ends_star", _FOREVER + "x = [*A()]\n", "limit"),
+        ("iter_never_ends_join", _FOREVER + "x = ''.join(str(i) for i in A())\n", "limit"),
+        ("iter_never_ends_sorted", _FOREVER + "x = sorted(A())\n", "limit"),
+        ("iter_never_ends_zip", _FOREVER + "x = dict(zip(A(), A()))\n", "limit"),
+        ("iter_never_ends_comprehension", _FOREVER + "x = {i for i in A()}\n", "limit"),
+        ("iter_huge_range", _D("__iter__", "return iter(range(10**18))") + "x = max(A())\n",
+         "limit"),
+        ("iter_huge_range_in", _D("__iter__", "return iter(range(10**18))") + "x = -1 in A()\n",
+         "limit"),
+        ("iter_not_iterator", _D("__iter__", "return 1") + "x = list(A())\n", "runtime"),
+        ("iter_generator_forever", _D("__iter__", "while True:\n    yield 1") + "x = all(A())\n",
+         "limit"),
+        ("next_raises_limit_in_list", _D("__iter__", "return self") + _D("__next__", "return "
+         "'a' * 10**6") + "x = list(A())\n", "limit"),
+        ("call_recurses", _D("__call__", "return self()") + "A()()\n", "limit"),
+        ("call_forever_as_hook", _D("__call__", "while True:\n    pass", "self, g") + T +
+         "x = torch.ones(1, requires_grad=True)\nh = x.register_hook(A())\n"
+         "(x * 2).sum().backward()\n", "limit"),
+        ("call_forever_in_apply", _D("__call__", "while True:\n    pass", "self, m") + T +
+         "m = torch.nn.Linear(1, 1).apply(A())\n", "limit"),
+        ("call_read", _D("__call__", "return 1") + "f = A().__call__\n", "not_allowed"),
+        ("repr_read", _D("__repr__", "return 'a'") + "f = A.__repr__\n", "not_allowed"),
+        ("str_format_field", _D("__str__", "return 'a'") + "s = '{0.__str__}'.format(A())\n",
+         "not_allowed"),
+        ("iter_getattr", _D("__iter__", "return self") + "f = getattr(A(), '__iter__')\n",
+         "not_allowed"),
+        ("repr_of_module_forever", _D("__repr__", "while True:\n    pass") + T +
+         "class M(A, torch.nn.Module):\n    pass\nprint(torch.nn.Sequential(M()))\n", "limit"),
+    )],
     # := binds names like an assignment, nothing more
     ("walrus_dunder", "y = (__builtins__ := 1)\n", "not_allowed"),
     ("walrus_in_comprehension_bomb", "s = 'ab'\nx = [(s := s + s) for i in range(100)]\n",
@@ -754,6 +821,39 @@ def test_limit_errors_name_their_limit():
                                                                           "max_seconds")
 
 
+def test_the_host_session_survives_every_dunder_program():
+    """Through the host (as the UI sends it), each hostile program of the protocol dunders ends
+    in its error, and the same session runs the next program normally."""
+    from playground.host import Host, handle_json
+    host = Host()
+    for name, src, kind in HOSTILE:
+        if not name.startswith("dunder_"):
+            continue
+        reply = json.loads(handle_json(host, json.dumps({"type": "run", "id": 1,
+                                                         "program": src})))
+        assert reply["type"] == "result", (name, reply)
+        assert reply["timeline"]["error"]["kind"] == kind, (name, reply["timeline"]["error"])
+        reply = json.loads(handle_json(host, json.dumps({"type": "run", "id": 2,
+                                                         "program": T + "print(torch.ones(2))\n"})))
+        assert reply["timeline"]["console"][0]["text"] == "tensor([1., 1.])\n", name
+
+
+def test_the_programs_dunders_run_no_code_after_its_run():
+    """An object of the program's class that outlives its run (the host holds the namespace):
+    Python calling its __repr__, __iter__ or __call__ then runs none of the program's code."""
+    src = ("class A:\n    def __repr__(self):\n        print('ran')\n        return 'A'\n"
+           "    def __iter__(self):\n        print('ran')\n        return iter([1])\n"
+           "    def __call__(self):\n        print('ran')\n        return 1\n"
+           "a = A()\nprint(repr(a), list(a), a())\n")
+    result = run(src)
+    assert result.output == "ran\nran\nran\nA [1] 1\n"
+    a = result.namespace["a"]
+    for use in (repr, str, iter, lambda obj: obj()):
+        with pytest.raises(RuntimeError, match="belongs to a run that has ended"):
+            use(a)
+    assert result.output.count("ran") == 3
+
+
 def test_wall_time_limit_stops_a_slow_loop_between_statements():
     limits = Limits(max_seconds=0.2)
     src = T + "x = torch.ones(100, 100)\nfor i in range(10000):\n    y = x @ x\n    z = y.sum()\n"
@@ -884,6 +984,8 @@ def _stmts():
             [ast.Expr(ast.Name("i", ast.Load()))], [])),
         st.tuples(expr).map(lambda t: ast.Raise(t[0], None)),
         st.tuples(expr, expr).map(lambda t: _function_class(t[0], t[1])),
+        st.tuples(st.sampled_from(sorted(_PROTOCOL_DUNDERS)), expr, st.sampled_from(
+            sorted(_PROTOCOL_USES))).map(lambda t: _protocol_class(*t)),
         st.just(ast.parse("y = G.apply(torch.ones(2, requires_grad=True), 2)\n"
                           "y.sum().backward()").body[0]),
         st.tuples(expr, st.lists(st.tuples(_match_patterns(), st.one_of(st.none(), expr)),
@@ -990,6 +1092,27 @@ def _context_manager(exit_value, body):
         "    BODY\n")
     tree.body[0].body[1].body[0].value = exit_value
     tree.body[1].body[0].value = body
+    return ast.If(ast.Constant(True), tree.body, [])
+
+
+_PROTOCOL_DUNDERS = {"__repr__": "self", "__str__": "self", "__call__": "self, *a",
+                     "__iter__": "self", "__next__": "self"}
+_PROTOCOL_USES = ("print(P(), [P()])", "s = f'{P()!r:>5}{P()}'", "P()(1)", "x = list(P())",
+                  "a, b = P()", "x = 1 in P()", "x = next(P())", "x = sorted(P())",
+                  "x = {str(P()): P()}", "h = torch.ones(1, requires_grad=True).register_hook(P())",
+                  "x = [i for i in zip(P(), range(3))]", "x = dict(enumerate(P()))")
+
+
+def _protocol_class(dunder, value, use):
+    """class P defining one protocol dunder (returning a random value), __iter__ returning
+    itself besides, then used the way Python calls that dunder (or another)."""
+    tree = ast.parse(
+        "class P:\n"
+        f"    def {dunder}({_PROTOCOL_DUNDERS[dunder]}):\n"
+        "        return VALUE\n"
+        + ("    def __iter__(self):\n        return self\n" if dunder == "__next__" else "")
+        + use + "\n")
+    tree.body[0].body[0].body[0].value = value
     return ast.If(ast.Constant(True), tree.body, [])
 
 

@@ -10,8 +10,9 @@ import re
 
 from .._engine import engine
 from ..limits import LimitExceeded, guard_loader
-from .generators import LAZY_ITERATORS, ProgramIterator
-from .policy import CONTAINER_TYPES, EXCEPTIONS
+from .functions import defines
+from .generators import LAZY_ITERATORS, ProgramIterator, lazy_iterator
+from .policy import EXCEPTIONS
 
 # Python builtins a program may call (our own safe versions, see Builtins), then the exception
 # types it may name
@@ -94,8 +95,7 @@ class Builtins:
 
     # -- helpers -----------------------------------------------------------------------------
     def _text(self, value) -> str:
-        if isinstance(value, CONTAINER_TYPES):
-            self.run.check_nested(value)
+        self.run.check_text(value)
         text = str(value)
         return _MODULE_REPR.sub(_module_text, text) if "<module '" in text else text
 
@@ -128,12 +128,12 @@ class Builtins:
         return self._made(self._text(value))
 
     def _repr(self, value):
-        if isinstance(value, CONTAINER_TYPES):
-            self.run.check_nested(value)
+        self.run.check_text(value)
         return self._made(repr(value))
 
     def _format(self, value, spec=""):
         from .formatting import format_value
+        self.run.check_text(value)
         return format_value(value, spec, -1, self.run.limits.max_string_chars)
 
     def _len(self, value):
@@ -242,13 +242,15 @@ class Builtins:
         return all(self._seq(iterable))
 
     def _lazy(self, kind: str, items, iterables):
-        """Python's lazy iterator over the program's generators, so their statements run as
-        the loop asks for items (generators.py); over anything else, the items as they are."""
+        """Python's lazy iterator over the program's generators and iterables, so their code
+        runs as the loop asks for items (generators.py); over anything else, the items as they
+        are."""
         return ProgramIterator(items, kind) if any(
-            isinstance(i, LAZY_ITERATORS) for i in iterables) else items
+            isinstance(i, LAZY_ITERATORS) or defines(i, "__iter__") for i in iterables) else items
 
     def _items(self, iterable):
-        return iterable if isinstance(iterable, LAZY_ITERATORS) else self._seq(iterable)
+        lazy = lazy_iterator(iterable)
+        return lazy if lazy is not None else self._seq(iterable)
 
     def _map(self, fn, *iterables):
         self._fn(fn)
@@ -271,6 +273,8 @@ class Builtins:
     def _iter(self, iterable):
         if isinstance(iterable, LAZY_ITERATORS):
             return iterable  # a generator is its own iterator
+        if defines(iterable, "__iter__"):
+            return iter(iterable)  # what the program's __iter__ returns
         if isinstance(iterable, engine.utils.data.DataLoader):
             guard_loader(iterable, self.run.limits)
             return iter(iterable)  # batches load one at a time, as next() asks (torch's order)
@@ -278,7 +282,8 @@ class Builtins:
 
     def _next(self, iterator, *default):
         from .statements import _ITERATOR_TYPES  # the iterators a program can hold
-        if not isinstance(iterator, _ITERATOR_TYPES + (engine.utils.data.LoaderIterator,)):
+        if not isinstance(iterator, _ITERATOR_TYPES + (engine.utils.data.LoaderIterator,)) \
+                and not defines(iterator, "__next__"):
             raise TypeError(f"'{type(iterator).__name__}' object is not an iterator")
         return next(iterator, *default)
 

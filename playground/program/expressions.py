@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import itertools
 import math
 import operator
 import random as _random
@@ -29,6 +30,7 @@ from .formatting import format_value, percent_format
 from .functions import (
     Frame,
     UserFunction,
+    defines,
     is_user_class,
     user_class_defines,
 )
@@ -358,7 +360,8 @@ class Expressions:
         self.check_callable(fn, node)
         policy = self.policy
         if isinstance(fn, (UserFunction, BuiltinFunction)) or (
-                isinstance(fn, types.MethodType) and isinstance(fn.__func__, UserFunction)):
+                isinstance(fn, types.MethodType) and isinstance(fn.__func__, UserFunction)) or (
+                defines(fn, "__call__")):
             result = fn(*args, **kwargs)
         else:
             # a function the engine will call back (a hook, Module.apply) must be one the
@@ -438,7 +441,7 @@ class Expressions:
 
     def check_callable(self, fn, node) -> None:
         policy = self.policy
-        if isinstance(fn, (BuiltinFunction, UserFunction)):
+        if isinstance(fn, (BuiltinFunction, UserFunction)) or defines(fn, "__call__"):
             return
         if isinstance(fn, OnceDifferentiable) and isinstance(fn.wrapped, UserFunction):
             return
@@ -551,6 +554,28 @@ class Expressions:
                     stack.append((item, d + 1))
                 elif type(item) is str and len(item) > self.limits.max_string_chars:
                     self.check_size(item, len(item))
+
+    def check_text(self, value) -> None:
+        """Before str() or repr() of a container: Python builds its text in C, past any check
+        made when the text is whole (a list of 100,000 references to one 10,000-character
+        string is a gigabyte of text), so its strings are counted first."""
+        if not isinstance(value, CONTAINER_TYPES):
+            return
+        self.check_nested(value)  # bounds the walk below
+        cap = max(self.limits.max_output_chars, self.limits.max_string_chars)
+        total = 0
+        stack = [value]
+        while stack:
+            v = stack.pop()
+            for item in (itertools.chain.from_iterable(v.items()) if isinstance(v, dict) else v):
+                total += 2  # a separator at least
+                if isinstance(item, CONTAINER_TYPES):
+                    stack.append(item)
+                elif type(item) is str:
+                    total += len(item)
+            if total > cap:
+                raise LimitExceeded("max_output_chars", f"this text would be more than "
+                                    f"{cap:,} characters long (the limit is {cap:,})")
 
     def eval_unaryop(self, node):
         v = self.eval(node.operand)
@@ -701,6 +726,7 @@ class Expressions:
         value = self.eval(node.value)
         spec = "" if node.format_spec is None else self.eval(node.format_spec)
         self.node = node
+        self.check_text(value)
         return format_value(value, spec, node.conversion, self.limits.max_string_chars)
 
     def eval_lambda(self, node):

@@ -70,6 +70,7 @@ def str_format(run, template: str, args: tuple, kwargs: dict) -> str:
                 value = run.get_item(value, int(key) if key.isdigit() else key, run.node)
         if spec and "{" in spec:  # nested fields in the spec: "{:{width}}"
             spec = str_format(run, spec, args, kwargs)
+        run.check_text(value)
         text = format_value(value, spec or "", conversion, cap)
         total += len(text)
         if total > cap:

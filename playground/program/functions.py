@@ -13,7 +13,8 @@ import weakref
 
 # a class body may define these dunder methods and no other: Python calls them, the program
 # never reads them (docs/program-language.md, threat model)
-ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__", "__enter__", "__exit__"))
+ALLOWED_DUNDER_DEFS = frozenset(("__init__", "__len__", "__getitem__", "__enter__", "__exit__",
+                                 "__call__", "__repr__", "__str__", "__iter__", "__next__"))
 
 
 class Frame:
@@ -244,3 +245,10 @@ def engine_class_defining(bases: tuple, name: str):
             if c is not object and not is_user_class(c) and name in c.__dict__:
                 return c
     return None
+
+
+def defines(obj, name: str) -> bool:
+    """Whether obj is an object of the program's own class whose classes define name (the
+    protocol dunders: __call__, __iter__, __next__)."""
+    cls = type(obj)
+    return is_user_class(cls) and user_class_defines(cls, name)

@@ -41,7 +41,7 @@ import itertools
 
 from .._engine import engine
 from ..limits import LimitExceeded
-from .records import forget_traceback, keep_frame
+from .records import forget_traceback, keep_frame, mark_generator_error, plain_stop_iteration
 
 _observer = engine.observer
 _budget = engine.budget
@@ -136,6 +136,20 @@ class ProgramIterator:
 LAZY_ITERATORS = (ProgramGenerator, ProgramIterator)
 
 
+def lazy_iterator(value):
+    """An iterator over value to be asked one item at a time, for what runs the program's code
+    per item: its generators, and its objects whose class defines __iter__ (what __iter__
+    returns is the program's: a generator, its own object with __next__, or one of Python's
+    iterators); None for anything else."""
+    from .functions import defines
+    if isinstance(value, LAZY_ITERATORS):
+        return value
+    if defines(value, "__iter__"):
+        it = iter(value)  # the program's __iter__, interpreted
+        return it if isinstance(it, LAZY_ITERATORS) else ProgramIterator(it, "iterator")
+    return None
+
+
 class Generators:
     """The run's half that resumes the program's generators (a mixin of interpret._Run, using
     its frames, budget and statement execution)."""
@@ -143,7 +157,7 @@ class Generators:
     def drive(self, gen: ProgramGenerator, action: str, arg):
         """Resume gen's body with send(arg), throw(arg) or close(), in gen's own scope, as a
         call of the program's function; returns what it yields next."""
-        if gen.run is not self:
+        if gen.run is not self or not self.open:
             raise RuntimeError("this generator belongs to a run that has ended")
         if gen.running:
             raise ValueError("generator already executing")
@@ -178,6 +192,8 @@ class Generators:
                 return None
             raise RuntimeError("generator ignored GeneratorExit")
         except Exception as e:
+            if plain_stop_iteration(e) is not e:
+                mark_generator_error(e)  # its body raised StopIteration: Python's RuntimeError
             if not gen.body.gi_frame and gen.frame is not None:
                 # done: the generator lets go of its scope (the exception keeps it, as a
                 # traceback does)
@@ -386,7 +402,9 @@ class Generators:
                 yield from self.gen_block(stmt.body, yields)
             except (GeneratorExit, _Stop, *_CONTROL, *_FATAL):
                 raise  # GeneratorExit: the host frees the body, no program code runs
-            except (Exception, _Close) as exc:
+            except (Exception, _Close) as raised:
+                exc = plain_stop_iteration(raised)
+                raised = None
                 # close(): a GeneratorExit, which only a bare except catches
                 handler = self.find_handler(stmt, GeneratorExit() if isinstance(
                     exc, _Close) else exc)

@@ -165,6 +165,10 @@ class _Run(Statements, Expressions, Generators, Matching):
         self.driving = None
         self.dropped: list = []
         self.open = False
+        # characters the program's __repr__/__str__ returned in this run: Python joins what
+        # they return in C (the repr of a list of the program's objects), past any check made
+        # after the text is whole, so their total is capped as they return (statements.py)
+        self.text_returned = 0
         # optional program-level hooks of the observer (the session's recorder uses them):
         # program_bind(name, value) when a name is bound, program_output(text) on each print,
         # program_parsed(program) once the program is parsed (its numbered statements)
@@ -330,7 +334,9 @@ class _Run(Statements, Expressions, Generators, Matching):
             except Exception as e:  # an engine or Python error: reported as torch reports it
                 exc = e
                 forget_traceback(e)
-                error = src.error("runtime", exception_message(e), self.node, exc_type=type(e).__name__)
+                error = self.error_of(e)
+                if error.kind != "runtime":  # its message ran into a limit: the run ends
+                    exc = None
             finally:
                 self.grad_enabled = _grad_mode.state.grad_enabled
                 _grad_mode.state.grad_enabled = prev_grad
@@ -348,6 +354,24 @@ class _Run(Statements, Expressions, Generators, Matching):
                 error.line, error.col = step.line, step.col
             signal = _Raised(exc, error) if exc is not None else _Stop(error)
         return step, value, signal
+
+    def error_of(self, exc) -> ProgramError:
+        """The runtime error a step shows for exc. Its message may run the program's own
+        __repr__ or __str__ (a KeyError of its object): what that raises gives Python's
+        "<exception str() failed>"; a limit it hits is the step's error instead."""
+        node = self.node
+        try:
+            message = exception_message(exc)
+        except ProgramError as e:
+            return e
+        except LimitExceeded as e:
+            return self.src.error("limit", e.message, node, limit=e.limit)
+        except RecursionError:
+            return self.src.error("limit", "the program recursed too deeply", node,
+                                  limit="max_call_depth")
+        except Exception:
+            message = "<exception str() failed>"
+        return self.src.error("runtime", message, node, exc_type=type(exc).__name__)
 
     def record_warnings(self, caught, step: Step) -> None:
         for w in caught:

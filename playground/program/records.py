@@ -149,3 +149,29 @@ def keep_frame(exc: BaseException, frame) -> None:
 
 
 PROGRAM_FRAMES = "__program_frames__"  # a name no program can read or write
+
+
+# Python turns a StopIteration that leaves a generator into RuntimeError("generator raised
+# StopIteration") (PEP 479). The interpreter runs the program's statements as its own
+# generators, so a StopIteration the program raises in a function (`raise StopIteration` in
+# a __next__, a `next()` of an ended iterator) would come out as that RuntimeError where Python
+# gives the StopIteration itself. A try statement and a call's end take the StopIteration back
+# out (`plain_stop_iteration`); the RuntimeError Python gives for a program's generator whose
+# body raised StopIteration is real and marked so (`mark_generator_error`).
+_GENERATOR_STOP = "generator raised StopIteration"
+_FROM_GENERATOR = "__program_generator__"  # a name no program can read or write
+
+
+def mark_generator_error(exc: BaseException) -> None:
+    """exc left a generator of the program's own (or the program raised it): keep it as it is."""
+    if type(exc) is RuntimeError:
+        exc.__dict__[_FROM_GENERATOR] = True
+
+
+def plain_stop_iteration(exc: BaseException) -> BaseException:
+    """The StopIteration the program raised, if exc is the RuntimeError the interpreter's own
+    generators made of it; otherwise exc."""
+    if (type(exc) is RuntimeError and isinstance(exc.__cause__, StopIteration)
+            and exc.args == (_GENERATOR_STOP,) and _FROM_GENERATOR not in exc.__dict__):
+        return exc.__cause__
+    return exc

@@ -28,11 +28,12 @@ from .functions import (
     Scope,
     UserFunction,
     bind_arguments,
+    defines,
     engine_class_defining,
     is_user_class,
     user_class_defines,
 )
-from .generators import LAZY_ITERATORS, ProgramGenerator
+from .generators import LAZY_ITERATORS, ProgramGenerator, lazy_iterator
 from .loops import Loop
 from .matching import Matching
 from .operators import INPLACE
@@ -49,9 +50,20 @@ from .records import (
     exception_message,
     forget_traceback,
     keep_frame,
+    mark_generator_error,
+    plain_stop_iteration,
 )
 
 _data = engine.utils.data
+# the program's methods whose text Python may join with more (a list's repr) before any check
+_TEXT_METHODS = frozenset(("__repr__", "__str__"))
+TEXT_RETURNED_FACTOR = 10
+
+
+def text_returned_cap(limits) -> int:
+    return TEXT_RETURNED_FACTOR * limits.max_output_chars
+
+
 _optim = engine.optim
 
 nn = engine.nn
@@ -385,8 +397,9 @@ class Statements:
             if isinstance(value, _data.DataLoader):
                 guard_loader(value, self.limits)
             return iter(value)  # a DataLoader draws its base seed when the loop starts
-        if isinstance(value, LAZY_ITERATORS):
-            return value  # the program's generator: run as the loop asks (for_each_batch)
+        lazy = lazy_iterator(value)
+        if lazy is not None:
+            return lazy  # the program's generator or iterable: run as the loop asks
         return self.iterate(value, stmt)
 
     def exec_with(self, stmt):
@@ -497,7 +510,7 @@ class Statements:
             except (GeneratorExit, _Stop, *_CONTROL, *_FATAL):
                 raise
             except (_Raised, Exception) as raised:
-                exc = raised.exc if isinstance(raised, _Raised) else raised
+                exc = plain_stop_iteration(raised.exc if isinstance(raised, _Raised) else raised)
                 handler = self.find_handler(stmt, exc)
                 if handler is None:
                     raise
@@ -659,7 +672,9 @@ class Statements:
             cause = self.eval(stmt.cause)
             if cause is not None and not isinstance(cause, Exception):
                 raise TypeError("exception causes must derive from BaseException")
+            mark_generator_error(exc)
             raise exc from cause
+        mark_generator_error(exc)
         raise exc
 
     def is_exception_class(self, cls) -> bool:
@@ -765,7 +780,7 @@ class Statements:
 
     # -- calls of the program's own functions --------------------------------------------------
     def call_function(self, fn: UserFunction, args: tuple, kwargs: dict):
-        if fn.run is not self:
+        if fn.run is not self or not self.open:
             raise RuntimeError("this function belongs to a run that has ended")
         if self.calls >= self.limits.max_call_depth:
             raise LimitExceeded("max_call_depth", f"too many nested calls of the program's "
@@ -805,9 +820,12 @@ class Statements:
                 except _Return as r:
                     value = r.value
         except Exception as e:
-            if not isinstance(e, _FATAL):
-                keep_frame(e, frame)
-            raise
+            stop = plain_stop_iteration(e)
+            if not isinstance(stop, _FATAL):
+                keep_frame(stop, frame)
+            if stop is e:
+                raise
+            raise stop from stop.__cause__  # as the program raised it, from what it named
         finally:
             for cm in reversed(managers):
                 cm.__exit__(None, None, None)
@@ -815,7 +833,18 @@ class Statements:
             self.depth -= 1
             self.calls -= 1
         self.node = outer_node  # an error inside keeps the position where it happened
+        if fn.name in _TEXT_METHODS and type(value) is str:
+            self.count_text_returned(len(value))
         return value
+
+    def count_text_returned(self, n: int) -> None:
+        self.text_returned += n
+        cap = text_returned_cap(self.limits)
+        if self.text_returned > cap:
+            raise LimitExceeded("max_output_chars", (
+                f"the program's __repr__ and __str__ returned more than {cap:,} characters in "
+                f"this run (the limit is {TEXT_RETURNED_FACTOR} times the output limit of "
+                f"{self.limits.max_output_chars:,} characters)"))
 
     # -- names -----------------------------------------------------------------------------------
     def scope_of(self, name: str) -> Frame:
@@ -915,6 +944,8 @@ class Statements:
                                     f"{min(cap, 10_000):,})")
         elif isinstance(value, _CONTAINERS) or isinstance(value, _ITERATOR_TYPES):
             pass
+        elif defines(value, "__iter__") or defines(value, "__next__"):
+            pass  # the program's own iterable or iterator: its methods run for each item
         elif self.policy.is_engine_object(value):
             if isinstance(value, _data.DataLoader):
                 guard_loader(value, self.limits)
