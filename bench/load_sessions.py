@@ -64,9 +64,12 @@ EDITS = [
     {"op": "set_value", "target": "x", "value": "[1.0, 4.0]"},
     {"op": "add_op", "op_name": "mul", "inputs": ["y", 2], "name": "q"},
 ]
-# One statement that formats tensors for far longer than the time limit: the engine stops it at
-# the limit (5 s), or, if it could not, the pool kills it at its deadline.
-RUNAWAY = "import torch\na = torch.ones(300, 300)\nprint([a] * 1000)\n"
+# Matrix products for far longer than the time limit, in loops each under the loop cap: the
+# engine stops it at the limit (5 s), or, if it could not, the pool kills it at its deadline. (A
+# print of a huge list no longer does: the engine refuses it before formatting, in under a
+# second.) "kills" is then about the run's seconds / 5.
+RUNAWAY = ("import torch\na = torch.ones(200, 200)\nfor i in range(9999):\n"
+           "    for j in range(9999):\n        b = a @ a\n")
 REPLY_TIMEOUT = 60.0  # seconds: a reply later than this counts as lost
 DISCARD_S = 35  # Bokeh's defaults: a closed session is gone 15 + up to 17 s after it closed
 

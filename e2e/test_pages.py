@@ -45,7 +45,8 @@ SNAPSHOT_STORED = """async () => {
 }"""
 KEEP = ("pyodide_ms", "engine_ms", "ready_ms", "first_graph_ms", "first_graph_after_pyodide_ms",
         "first_draw_ms", "first_graph_at", "first_graph_since_start_ms", "snapshot",
-        "snapshot_ms", "snapshot_bytes", "snapshot_read_ms", "unpack_ms")
+        "snapshot_ms", "snapshot_bytes", "snapshot_read_ms", "snapshot_ready_at", "pyodide_mjs_at",
+        "unpack_ms", "zip_wait_ms", "fetched")
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""torch.func: grad, grad_and_value, vjp and vmap, for the simple cases learners write.
+"""torch.func: grad, grad_and_value, vjp and vmap, for the simple cases learners write, and
+functional_call (a module run with other tensors in place of its parameters and buffers).
 
 grad and vjp run the function once on stand-ins for the differentiated inputs and differentiate
 it with autograd.grad, as torch's transforms do, so values, errors and the graphs of the results
@@ -15,7 +16,8 @@ are torch's:
 
 vmap runs the function once per sample and stacks the results. That is torch's answer only
 where torch's batched kernel computes each sample as the per-sample call does; vmap watches
-the operations the function runs and refuses the others (docs/semantics.md lists them).
+the operations the function runs and refuses the others, except matrix products, whose last
+bits may then differ (docs/semantics.md lists both).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .autograd.api import grad as _autograd_grad
 from .autograd.graph import AccumulateGrad, saved_hooks
 from .tensor import Tensor
 
-__all__ = ["grad", "grad_and_value", "vjp", "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "vjp", "vmap"]
 
 # -- pytrees: the nests of tuples, lists and dicts torch's transforms accept ----------------------
 
@@ -588,3 +590,73 @@ def _stack(column, out_dim):
     from . import ops
 
     return ops.FUNCTIONS["stack"](column, out_dim)
+
+
+# -- functional_call ------------------------------------------------------------------------------
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
+                    tie_weights=True, strict=False):
+    """module(*args, **kwargs) with the given tensors in place of the parameters and buffers
+    named by the dicts' keys ("0.weight"); the module's own ones are back afterwards."""
+    dicts = parameter_and_buffer_dicts
+    if isinstance(dicts, dict):
+        given = dict(dicts)
+    elif isinstance(dicts, (list, tuple)):
+        seen: dict = {}
+        for d in dicts:
+            for key in d:
+                seen[key] = seen.get(key, 0) + 1
+        repeated = [k for k, n in seen.items() if n > 1]
+        if repeated:
+            raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of "
+                             "functional call is ambiguous")
+        given = {k: v for d in dicts for k, v in d.items()}
+    else:
+        raise ValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of "
+                         f"dicts, but got {type(dicts)}")
+    own = dict(module.named_parameters(remove_duplicate=False))
+    own.update(module.named_buffers(remove_duplicate=False))
+    if strict:
+        unexpected = sorted(k for k in given if k not in own)
+        missing = sorted(k for k in own if k not in given)
+        if unexpected or missing:
+            lines = [f"Error(s) in reparametrizing for {type(module).__name__}:"]
+            if unexpected:
+                lines.append("\tUnexpected key(s): " + ", ".join(f"'{k}'" for k in unexpected)
+                             + ".")
+            if missing:
+                lines.append("\tMissing key(s): " + ", ".join(f"'{k}'" for k in missing) + ".")
+            raise RuntimeError("\n".join(lines))
+    if tie_weights:  # a tensor shared under several names takes the given one under all of them
+        by_tensor = {id(own[k]): v for k, v in given.items() if k in own}
+        for k, t in own.items():
+            if k not in given and id(t) in by_tensor:
+                given[k] = by_tensor[id(t)]
+    if args is None:
+        args = ()
+    elif not isinstance(args, tuple):
+        args = (args,)
+    swapped = []
+    try:
+        for key, value in given.items():
+            owner, _, name = key.rpartition(".")
+            sub = module.get_submodule(owner) if owner else module
+            for store in (sub._parameters, sub._buffers):
+                if name in store:
+                    swapped.append((store, name, store[name]))
+                    store[name] = value  # in the dict: a plain tensor where a Parameter was
+                    break
+            else:
+                swapped.append((sub.__dict__, name, sub.__dict__.get(name, _ABSENT)))
+                sub.__dict__[name] = value
+        return module(*args, **(kwargs or {}))
+    finally:
+        for store, name, old in reversed(swapped):
+            if old is _ABSENT:
+                del store[name]
+            else:
+                store[name] = old
+
+
+_ABSENT = object()

@@ -38,6 +38,9 @@ MIME = {
 }
 
 
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
 class SiteHandler(SimpleHTTPRequestHandler):
     """Serves one folder under `prefix`; no directory listings, revalidate every time."""
 
@@ -89,11 +92,19 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return MIME.get(os.path.splitext(str(path))[1].lower()) or super().guess_type(path)
 
     def end_headers(self):
-        # Revalidate each time (Last-Modified gives cheap 304s), so a rebuilt site is never
-        # mixed with a cached older one.
-        self.send_header("Cache-Control", "no-cache")
+        # A file asked for with the build's id (`?v=<build id>`: the page's own files, the
+        # worker, py.zip, the snapshot) never changes under that URL: the browser keeps it
+        # without asking again, so a second visit waits for no round trip to this server on
+        # the way to Python. Everything else (index.html, which names the build, and Pyodide's
+        # files, asked for without an id) is revalidated each time (Last-Modified gives cheap
+        # 304s), so a rebuilt site is never mixed with a cached older one. docs/site.md gives
+        # static hosts the same advice.
+        self.send_header("Cache-Control", IMMUTABLE if self._versioned() else "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
+
+    def _versioned(self) -> bool:
+        return "v" in urllib.parse.parse_qs(self._split()[1])
 
     def log_message(self, format, *args):
         if not self.quiet:

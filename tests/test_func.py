@@ -170,3 +170,27 @@ def test_a_program_uses_saved_tensors_hooks():
     result = run(src)
     assert result.error is None
     assert result.output == "['pack', 'pack', 'unpack', 'unpack'] tensor([2., 4.])\n"
+
+
+def test_a_program_takes_per_sample_gradients_of_a_model():
+    src = (
+        "import torch\n"
+        "from torch.func import functional_call, grad, vmap\n"
+        "class Net(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = torch.nn.Linear(2, 1)\n"
+        "    def forward(self, x):\n"
+        "        return self.fc(x).tanh()\n"
+        "net = Net()\n"
+        "params = {'fc.weight': torch.tensor([[0.5, -1.0]]), 'fc.bias': torch.tensor([0.25])}\n"
+        "def loss(p, x, y):\n"
+        "    return ((functional_call(net, p, (x,)) - y) ** 2).sum()\n"
+        "xs = torch.tensor([[1.0, 2.0], [0.5, -1.0]])\n"
+        "ys = torch.tensor([[1.0], [-1.0]])\n"
+        "g = vmap(grad(loss), in_dims=(None, 0, 0))(params, xs, ys)\n"
+        "print(g['fc.bias'].shape, g['fc.weight'].shape)\n"
+    )
+    result = run(src)
+    assert result.error is None
+    assert result.output == "torch.Size([2, 1]) torch.Size([2, 1, 2])\n"

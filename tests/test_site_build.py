@@ -348,6 +348,7 @@ def test_serve_site_serves_the_site_under_a_prefix_with_the_right_types(served):
         "/gradplay/pyodide/pyodide-lock.json": "application/json",
         "/gradplay/pyodide/python_stdlib.zip": "application/zip",
         "/gradplay/py.zip": "application/zip",
+        "/gradplay/py.zip?v=x": "application/zip",
         "/gradplay/build.json": "application/json",
         "/gradplay/page.css": "text/css",
     }
@@ -355,7 +356,9 @@ def test_serve_site_serves_the_site_under_a_prefix_with_the_right_types(served):
         status, headers, body = _get(base + path)
         assert status == 200, path
         assert headers.get_content_type() == mime, (path, headers["Content-Type"])
-        assert headers["Cache-Control"] == "no-cache", path
+        # a file asked for with the build's id is kept as it is; the rest is revalidated
+        cache = "public, max-age=31536000, immutable" if "?v=" in path else "no-cache"
+        assert headers["Cache-Control"] == cache, path
     status, _, body = _get(base + "/gradplay/")
     assert b'data-testid="loading"' in body
 

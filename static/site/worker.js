@@ -270,6 +270,17 @@ function writeFiles(pyodide, files) {
   }
 }
 
+// When each of the worker's own requests ended (ms since this script began) and how many bytes
+// came over the network (0: from the HTTP cache, or a 304): where a start-up's time went.
+function fetchTimes() {
+  const out = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const name = new URL(entry.name).pathname.split("/").pop();
+    out[name] = { end_at: Math.round(entry.responseEnd - T0), kb: Math.round(entry.transferSize / 1024) };
+  }
+  return out;
+}
+
 async function start() {
   status("python", "Starting Python (Pyodide)");
   // The engine's zip downloads, and is inflated, while Python starts.
@@ -286,9 +297,13 @@ async function start() {
   const snapshot = BUILT_SNAPSHOT ? { kind: "built", data: builtSnapshot() }
     : await cachedSnapshot().then((found) => found && { kind: "restored", data: found.data });
   if (snapshot) {
-    snapshot.data.then(() => { timings.snapshot_read_ms = since(t); }, () => {});
+    snapshot.data.then(() => {
+      timings.snapshot_read_ms = since(t);
+      timings.snapshot_ready_at = since(T0);
+    }, () => {});
   }
   const { loadPyodide } = await import("./pyodide/pyodide.mjs");
+  timings.pyodide_mjs_at = since(T0);
   // a task, so it runs once loadPyodide (called next) has made its requests and awaits them
   setTimeout(markPyodideAsked, 0);
   const options = {
@@ -336,6 +351,7 @@ async function start() {
   timings.engine_ms = since(t);
   timings.python_version = pyodide.runPython("import sys; sys.version.split()[0]");
   timings.ready_ms = since(T0);
+  timings.fetched = fetchTimes();
 
   status("ready", "Ready");
   if (making) {

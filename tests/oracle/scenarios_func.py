@@ -168,6 +168,33 @@ def func_vmap(torch, rec):
     rec.raises("out_dims out of range", lambda: F.vmap(lambda r: r.sum(), out_dims=1)(b))
 
 
+def func_functional_call(torch, rec):
+    F = torch.func
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+    with torch.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(torch.linspace(-1, 1, p.numel()).reshape(p.shape) * (i + 1) / 4)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x = _batch(torch, 4, 3)
+    out = F.functional_call(model, params, (x,))
+    rec.value("same parameters", out)
+    doubled = {k: v * 2 for k, v in params.items()}
+    rec.value("other parameters", F.functional_call(model, doubled, x))
+    rec.value("own parameters back", model(x))
+    rec.value("one of them", F.functional_call(model, {"2.bias": torch.tensor([10.0])}, (x,)))
+    y = torch.tensor([[0.5], [-0.5], [1.0], [0.0]])
+
+    def loss(p, xi, yi):
+        return ((F.functional_call(model, p, (xi,)) - yi) ** 2).mean()
+
+    # (no input is 0: the zero signs of matrix products under vmap are a documented difference)
+    grads = F.vmap(F.grad(loss), in_dims=(None, 0, 0))(params, x + 0.125, y)
+    _rec_tree(rec, "per-sample gradients", grads)
+    rec.raises("strict", lambda: F.functional_call(model, {"0.weight": params["0.weight"],
+                                                          "zz": x}, (x,), strict=True))
+    rec.raises("repeated", lambda: F.functional_call(model, (params, params), (x,)))
+
+
 def saved_tensors_hooks_calls(torch, rec):
     hooks = torch.autograd.graph.saved_tensors_hooks
     log = []
