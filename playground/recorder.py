@@ -165,6 +165,28 @@ def safe(fn):
     return wrapper
 
 
+def _module_parameters(module, limit: int = 10_000) -> list:
+    """(name, parameter) of a module and its submodules, as named_parameters() names them by
+    default, read off the engine's own tables: a program's Module subclass may override
+    named_parameters or named_modules, and naming a bound module must run none of its code
+    (torch runs none when a name is bound)."""
+    out, seen_modules, seen_params = [], set(), set()
+    stack = [("", module)]
+    while stack and len(out) < limit:
+        prefix, m = stack.pop()
+        if id(m) in seen_modules:
+            continue
+        seen_modules.add(id(m))
+        for k, p in vars(m).get("_parameters", {}).items():
+            if p is not None and id(p) not in seen_params:
+                seen_params.add(id(p))
+                out.append((prefix + k, p))
+        subs = [(prefix + k + ".", sub) for k, sub in vars(m).get("_modules", {}).items()
+                if sub is not None]
+        stack.extend(reversed(subs))  # depth first, in registration order, as torch walks
+    return out
+
+
 def _scalar(value):
     """The number in a Python int/float or a one-element tensor (JSON-safe), else None."""
     t = type(value)
@@ -752,7 +774,7 @@ class Recorder(Observer):
         if isinstance(value, Tensor):
             recs.append((name, self.tid(value)))
         elif isinstance(value, Module):
-            for pname, p in value.named_parameters():
+            for pname, p in _module_parameters(value):
                 recs.append((f"{name}.{pname}", self.tid(p)))
         elif type(value) in (list, tuple) and len(value) <= 1000:
             for i, v in enumerate(value):

@@ -181,6 +181,25 @@ def test_float32_fma_settles_every_kind_of_tie(kind):
 
 
 @pytest.mark.parametrize("kind", list(_TIES))
+def test_float32_fma_settles_ties_with_one_value_operands(kind):
+    """An optimizer's step multiplies by one number (the learning rate): big arrays with a
+    0-dim or 1-element operand go through numpy's chunked path, which widens operands its own
+    way, and settle the same ties."""
+    from engine import backend as B
+    n = 33000  # more than one chunk of 32768
+    cases = [abc for c, t in _TIES[kind] for abc in _tie_cases(c, t)][::3]
+    for a, b, c in cases:
+        want = _exact_float32(a, b, c)
+        for one in ((1,), (0,), (1, 2), (0, 2)):  # which operands are one value
+            cols = [B.array(v, "float32") if i in one else B.array([v] * n, "float32")
+                    for i, v in enumerate((a, b, c))]
+            if one == (0, 2):
+                cols[0] = B.array([a], "float32")  # a 1-element array broadcasts too
+            got = B.tolist(B.fma(*cols))
+            assert got == [want] * n, ((a, b, c), one, sorted(set(got)), want)
+
+
+@pytest.mark.parametrize("kind", list(_TIES))
 def test_torch_rounds_these_ties_once(kind):
     """The exact rounding above is what torch computes (addcmul of three float32 tensors of a
     whole number of 16-wide blocks is fused everywhere)."""

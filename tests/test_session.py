@@ -873,3 +873,32 @@ def test_a_hook_is_in_the_state_from_the_step_that_registers_it_until_it_is_remo
     assert steps[3]["state"][x]["hooks"] == 1 and y not in steps[3]["state"]  # a leaf keeps its hooks
     assert steps[4]["state"][y]["hooks"] == 1  # a non-leaf's live on its grad_fn
     assert steps[6]["state"][x]["hooks"] == 0  # removed by its handle
+
+
+def test_binding_a_module_runs_none_of_the_programs_code():
+    """The timeline names a bound module's parameters from the engine's own tables: a Module
+    subclass overriding named_parameters/named_modules is not called (torch calls neither when a
+    name is bound), and the names are torch's, in torch's order."""
+    src = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(1, 2)
+                self.b = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+                self.w = nn.Parameter(torch.ones(1))
+            def named_parameters(self, *args, **kwargs):
+                print("named_parameters ran")
+                return []
+            def named_modules(self, *args, **kwargs):
+                print("named_modules ran")
+                return []
+        net = Net()
+    """)
+    tl = run_program(src)
+    assert tl["error"] is None
+    assert tl["console"] == []
+    names = [n for t in tl["nodes"]["tensors"] for n in t["names"] if n.startswith("net.")]
+    assert sorted(names) == sorted(["net.w", "net.a.weight", "net.a.bias", "net.b.0.weight",
+                                    "net.b.0.bias", "net.b.1.weight", "net.b.1.bias"])

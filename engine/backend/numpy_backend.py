@@ -178,22 +178,33 @@ def _fma_float64(a, b, c):
 # Those few elements are settled with the sum's exact error. Each test is one numpy pass over
 # the sums and a minimum that answers for the whole array, so the common case makes no mask.
 # (Written for speed: every optimizer step of every parameter comes here.)
-_MIDPOINT_SHIFTED = np.int64(-2 ** 63)  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
+_MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
 _SHIFT = np.int64(35)
+_ONE32 = np.int32(1)
+_TINY32_DOUBLED = 0x00800000 << 1  # 2**-126's float32 bits, doubled (the sign shifted out)
 _FMA_CHUNK = 32768  # elements per pass over a big array (its float64 buffer is 256 KiB)
-_scratch = _threading.local()  # per thread: the two buffers of _fma32_chunked
+_scratch = _threading.local()  # per thread: the buffers of _fma32_chunked
 
 
-def _in_doubt(s, work) -> bool:
-    """Whether some float64 sum in s (1-d; overwritten) needs settling; work: int64 like s."""
-    if not len(s):  # nothing to settle (and min() of nothing raises)
+def _in_doubt(s, work=None, exponent=None, out=None) -> bool:
+    """Whether some float64 sum in s (overwritten) needs settling. work and exponent: int64 and
+    int32 buffers like s, or None to allocate (cheaper for a small array). out: s rounded to
+    float32, when given, rules out tiny sums in the common case: a sum below 2**-126 rounds to
+    at most 2**-126, so a result above it in magnitude everywhere needs no closer look (its
+    bits doubled, the sign shifted out, on float32's half of the bytes: cheaper than frexp).
+    (argmin and item: numpy's min goes through its generic reduction, several times slower on
+    small arrays.)"""
+    if not s.size:  # nothing to settle (and argmin() of nothing raises)
         return False
-    np.left_shift(s.view(np.int64), _SHIFT, out=work)
-    if work.min() == _MIDPOINT_SHIFTED:
+    shifted = np.left_shift(s.view(np.int64), _SHIFT, work)
+    if shifted.item(shifted.argmin()) == _MIDPOINT_SHIFTED:
         return True
-    exponent = work.view(np.int32)[:len(s)]
-    np.frexp(s, out=(s, exponent))  # 0 < |s| < 2**-126 has an exponent of -126 or less
-    return exponent.min() < -125
+    if out is not None:
+        doubled = np.left_shift(out.view(np.int32), _ONE32, exponent).view(np.uint32)
+        if doubled.item(doubled.argmin()) > _TINY32_DOUBLED:
+            return False
+    exponent = np.frexp(s, s, exponent)[1]  # 0 < |s| < 2**-126: an exponent of -126 or less
+    return exponent.item(exponent.argmin()) < -125
 
 
 def _settle32(a, b, c, out) -> None:
@@ -219,12 +230,11 @@ def _fma32(a, b, c):
     # one pass over the whole array: 0-dim and size-1 operands broadcast inside numpy
     s = np.multiply(a, b, dtype=np.float64)
     if type(s) is ndarray and (c.shape == s.shape or c.size == 1 and c.ndim <= s.ndim):
-        np.add(s, c, out=s)
+        np.add(s, c, s)
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)
-    flat = s.reshape(-1)
-    if _in_doubt(flat, np.empty(len(flat), np.int64)):
+    if _in_doubt(s):
         shape = s.shape
         _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)),
                   out.reshape(-1))
@@ -232,25 +242,42 @@ def _fma32(a, b, c):
 
 
 def _fma32_chunked(a, b, c, shape):
-    """_fma32 of a big array in chunks: the float64 work stays in cache, in two buffers kept
-    per thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh
-    pages on every call, and a page fault per 4 KiB cost more than the arithmetic)."""
-    flat = [v.reshape(()) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
+    """_fma32 of a big array in chunks: the float64 work stays in cache, in buffers kept per
+    thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh pages on
+    every call, and a page fault per 4 KiB cost more than the arithmetic). Operands are widened
+    by copies into float64 buffers first: numpy's float32-to-float64 arithmetic goes through
+    its buffered casting loop, about twice the time of a copy and a float64 operation."""
+    flat = [np.float64(v.reshape(())) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
     n = _math.prod(shape)
     out = np.empty(n, np.float32)
     buffers = getattr(_scratch, "fma", None)
     if buffers is None:
-        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK, np.int64))
-    s, work = buffers
+        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK),
+                                  np.empty(_FMA_CHUNK, np.int64), np.empty(_FMA_CHUNK, np.int32))
+    s, t, work, exponent = buffers
+    x, y, z = flat
+    if type(x) is not ndarray:  # the scalar factor second
+        x, y = y, x
     for i in range(0, n, _FMA_CHUNK):
         j = min(i + _FMA_CHUNK, n)
-        part = [v if v.ndim == 0 else v[i:j] for v in flat]
-        si = s[:j - i]
-        np.multiply(part[0], part[1], out=si, dtype=np.float64)
-        np.add(si, part[2], out=si)
-        out[i:j] = si
-        if _in_doubt(si, work[:j - i]):
-            _settle32(*part, out[i:j])
+        si, ti, oi = s[:j - i], t[:j - i], out[i:j]
+        if type(x) is ndarray:
+            np.copyto(si, x[i:j])
+        else:  # both factors are one value: their exact product
+            si.fill(x * y)
+        if type(y) is ndarray:
+            np.copyto(ti, y[i:j])
+            np.multiply(si, ti, si)
+        elif type(x) is ndarray:
+            np.multiply(si, y, si)
+        if type(z) is ndarray:
+            np.copyto(ti, z[i:j])
+            np.add(si, ti, si)
+        else:
+            np.add(si, z, si)
+        np.copyto(oi, si, casting="unsafe")
+        if _in_doubt(si, work[:j - i], exponent[:j - i], oi):
+            _settle32(*(v[i:j] if type(v) is ndarray else v for v in flat), oi)
     return out.reshape(shape)
 
 
@@ -327,8 +354,9 @@ def offset(a) -> int:
 
 
 def assign(dst, src) -> None:
-    """Write src (broadcast) into dst's memory: every view of dst sees the change."""
-    np.copyto(dst, src, casting="unsafe")
+    """Write src (broadcast, cast as by np.copyto's "unsafe") into dst's memory: every view of
+    dst sees the change. (An item assignment: a third of np.copyto's cost on small arrays.)"""
+    dst[...] = src
 
 
 # -- element-wise ------------------------------------------------------------------------------
@@ -786,7 +814,8 @@ def expand(a, shape):
 
 
 def overlaps(a) -> bool:
-    return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+    strides = a.strides  # no zero stride (the common case): no element repeats
+    return 0 in strides and a.size > 0 and any(st == 0 and n > 1 for st, n in zip(strides, a.shape))
 
 
 def getitem(a, index):

@@ -71,7 +71,9 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
         if cls is not IndexPut:
             raise RuntimeError(errors.INTERNAL_OVERLAP)
         warn(errors.INDEX_PUT_EXPANDED, UserWarning)
-    before = _alias(self)
+    # the graph's node takes `before` as its input: self as it was, with its history (not
+    # recorded, and not a view op, self serves: nothing keeps it)
+    before = _alias(self) if record or cls.is_view else self
     if record and saved_hooks.stack:
         # under saved_tensors_hooks the pack hook gets what the op saves now, and nothing
         # replaces it later: torch packs a copy of the original self, which the write leaves
@@ -79,12 +81,14 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
         before._vc = [0]
     obs_state = _observer.state
     obs = obs_state.observer
-    obs_state.observer = None  # the out-of-place result below is internal, not a new tensor
-    try:
-        out = apply(cls, (before, *others), *args) if record else _unrecorded(cls, before,
-                                                                              others, args)
-    finally:
-        obs_state.observer = obs
+    if obs is None:
+        out = apply(cls, (before, *others), *args)
+    else:
+        obs_state.observer = None  # the out-of-place result below is internal, not a new tensor
+        try:
+            out = apply(cls, (before, *others), *args)
+        finally:
+            obs_state.observer = obs
     if out._dtype is not self._dtype and promote_types(out._dtype, self._dtype) is not self._dtype:
         raise RuntimeError(
             f"result type {_CAST_NAME[out._dtype.name]} can't be cast to the desired output "
@@ -288,11 +292,6 @@ def _move_retained_grad(t: Tensor, node) -> None:
     if old is not None and old._retains_grad_hooks is t:
         old._retains_grad_hooks = None
     node._retains_grad_hooks = t
-
-
-def _unrecorded(cls, before, others, args):
-    with grad_mode.no_grad():
-        return apply(cls, (before, *others), *args)
 
 
 # -- ops with no out-of-place counterpart in the public API -----------------------------------

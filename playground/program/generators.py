@@ -440,21 +440,10 @@ class Generators:
     def gen_with(self, stmt, yields):
         """with around a yield: the grad-mode switches and the program's own context managers,
         as Statements.exec_with runs them (inside a call: no steps)."""
-        from .statements import _FATAL, _GRAD_CONTEXTS, _Stop
+        from .statements import _FATAL, _Stop
         managers = []
         try:
-            for item in stmt.items:
-                self.node = item.context_expr
-                cm = self.eval(item.context_expr)
-                if isinstance(cm, _GRAD_CONTEXTS):
-                    cm.__enter__()
-                    value = None
-                else:
-                    value = self.call(self.context_method(cm, "__enter__", item.context_expr),
-                                      [], {}, item.context_expr)
-                managers.append(cm)
-                if item.optional_vars is not None:
-                    self.assign(item.optional_vars, value, announce=False)
+            self.enter_managers(stmt, managers, announce=False)
             yield from self.gen_block(stmt.body, yields)
         except (_Stop, *_FATAL):
             self.leave_grad_modes(managers)
@@ -468,28 +457,7 @@ class Generators:
             pending = e
         else:
             pending = None
-        while managers:
-            cm = managers.pop()
-            if isinstance(cm, _GRAD_CONTEXTS):
-                cm.__exit__(None, None, None)
-                continue
-            exc = GeneratorExit() if isinstance(pending, _Close) else (
-                pending if isinstance(pending, Exception) else None)
-            try:
-                swallow = self.call_exit(cm, exc, stmt)
-            except (_Stop, *_FATAL):
-                self.leave_grad_modes(managers)
-                raise
-            except BaseException as e:  # __exit__ raised: that goes on instead
-                pending = e
-                continue
-            if swallow and exc is not None:
-                pending = None
-        if pending is not None:
-            try:  # no reference left in this frame (records.forget_traceback)
-                raise pending
-            finally:
-                pending = None
+        yield from self.leave_managers(stmt, managers, pending, steps=False)
 
     def leave_on_close(self, managers) -> None:
         """Leave the grad-mode blocks of a generator the host frees (after its run) while it

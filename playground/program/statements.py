@@ -33,7 +33,7 @@ from .functions import (
     is_user_class,
     user_class_defines,
 )
-from .generators import LAZY_ITERATORS, ProgramGenerator, lazy_iterator
+from .generators import LAZY_ITERATORS, ProgramGenerator, _Close, lazy_iterator
 from .loops import Loop
 from .matching import Matching
 from .operators import INPLACE
@@ -58,6 +58,17 @@ _data = engine.utils.data
 # the program's methods whose text Python may join with more (a list's repr) before any check
 _TEXT_METHODS = frozenset(("__repr__", "__str__"))
 TEXT_RETURNED_FACTOR = 10
+
+
+def _exit_exception(pending):
+    """The exception a program's __exit__ is given for what left the with block: the program's
+    exception (a module-level step carries it in a _Raised), GeneratorExit for a generator's
+    close(), None for a normal end, break, continue or return."""
+    if isinstance(pending, _Raised):
+        return pending.exc
+    if isinstance(pending, _Close):
+        return GeneratorExit()
+    return pending if isinstance(pending, Exception) else None
 
 
 def text_returned_cap(limits) -> int:
@@ -411,41 +422,56 @@ class Statements:
         position. A limit or policy error leaves the grad-mode blocks but runs no program code
         (like finally blocks)."""
         managers = []
-
-        def enter(_stmt):
-            for item in stmt.items:
-                self.node = item.context_expr
-                cm = self.eval(item.context_expr)
-                if isinstance(cm, _GRAD_CONTEXTS):
-                    cm.__enter__()
-                    value = None  # torch's grad-mode switches give None to `as`
-                else:
-                    value = self.call(self.context_method(cm, "__enter__", item.context_expr),
-                                      [], {}, item.context_expr)
-                managers.append(cm)
-                if item.optional_vars is not None:
-                    self.assign(item.optional_vars, value)
-
         pending = None
         try:
-            yield from self.statement(stmt, enter, "with")
+            yield from self.statement(stmt, lambda _s: self.enter_managers(stmt, managers),
+                                      "with")
             yield from self.block(stmt.body)
         except (GeneratorExit, _Stop, *_FATAL):
             self.leave_grad_modes(managers)
             raise
         except BaseException as e:  # an exception or a break/continue/return: leave first
             pending = e
+        yield from self.leave_managers(stmt, managers, pending, steps=True)
+
+    def enter_managers(self, stmt, managers: list, announce: bool = True) -> None:
+        """Enter a with statement's items in order, appending each manager to managers (so
+        what was entered is left if a later item fails); `announce` as for `bind`."""
+        for item in stmt.items:
+            self.node = item.context_expr
+            cm = self.eval(item.context_expr)
+            if isinstance(cm, _GRAD_CONTEXTS):
+                cm.__enter__()
+                value = None  # torch's grad-mode switches give None to `as`
+            else:
+                value = self.call(self.context_method(cm, "__enter__", item.context_expr),
+                                  [], {}, item.context_expr)
+            managers.append(cm)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value, announce=announce)
+
+    def leave_managers(self, stmt, managers: list, pending, steps: bool):
+        """Leave what a with statement entered, innermost first, then raise what goes on.
+        pending: what left the block (an exception, a break/continue/return, a generator's
+        close, or None). Each program __exit__ gets the exception, and a true result swallows
+        it; what an __exit__ raises goes on instead. `steps`: each __exit__ is a step at the
+        header's position (a with statement of the module level; a generator's with around
+        a yield runs inside a call and makes none)."""
+        # a GeneratorExit at a step's yield is the host closing the run's steps: the run ends
+        ends = (GeneratorExit, _Stop, *_FATAL) if steps else (_Stop, *_FATAL)
         while managers:
             cm = managers.pop()
             if isinstance(cm, _GRAD_CONTEXTS):
                 self.leave_grad_modes([cm])
                 continue
-            exc = pending.exc if isinstance(pending, _Raised) else (
-                pending if isinstance(pending, Exception) else None)
+            exc = _exit_exception(pending)
             try:
-                swallow = yield from self.statement(
-                    stmt, lambda _s, cm=cm, exc=exc: self.call_exit(cm, exc, stmt), "with")
-            except (GeneratorExit, _Stop, *_FATAL):
+                if steps:
+                    swallow = yield from self.statement(
+                        stmt, lambda _s, cm=cm, exc=exc: self.call_exit(cm, exc, stmt), "with")
+                else:
+                    swallow = self.call_exit(cm, exc, stmt)
+            except ends:
                 self.leave_grad_modes(managers)
                 raise
             except BaseException as e:  # __exit__ raised: that goes on instead

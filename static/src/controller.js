@@ -4,7 +4,7 @@
 // to show lives here, so it can be tested in node on recorded timelines.
 
 import { stepOfMoment, momentOfStep, momentOfLines, initialMoment, consoleAt, errorText } from "./timeline-state.js";
-import { defaultTarget, numel, accumCallout, loopIteration, iterationsOf } from "./graph-model.js";
+import { defaultTarget, numel, accumCallout, loopIteration, iterationsOf, firstName } from "./graph-model.js";
 
 // An edit is played from its new line to the end when that is short; a long tail (a training
 // loop after the edit) would take minutes at 1x, so the view jumps to the end instead.
@@ -177,11 +177,16 @@ export function momentOfIteration(timelineIndex, it) {
   return backward ?? end;
 }
 
-/** The player bar's text for `moment`: the event count and the statement it belongs to. */
-export function momentText(timelineIndex, moment) {
+/**
+ * The player bar's text for `moment`: the event count and the statement it belongs to. After a
+ * failed run (`stale`) the graph is the last successful run's while the editor holds the new
+ * program: a line number or a statement of the old program would point at the wrong code.
+ */
+export function momentText(timelineIndex, moment, stale = false) {
   const step = stepOfMoment(timelineIndex, moment);
   const stmt = timelineIndex.steps[step];
   const events = `event ${moment}/${timelineIndex.count}`;
+  if (stale) return { step, events: `${events} of the last successful run`, code: null, line: null };
   return { step, events, code: stmt ? (stmt.text || "").split("\n")[0].slice(0, 60) : null, line: stmt?.line ?? null };
 }
 
@@ -218,7 +223,7 @@ export function accumulationCallout(timelineIndex, state, view) {
   if (!latest) return null;
   const id = view === "tensors" ? latest.tensor : timelineIndex.accOfTensor.get(latest.tensor);
   if (!id) return null;
-  const name = timelineIndex.tensors.get(latest.tensor)?.name;
+  const name = firstName(timelineIndex.tensors.get(latest.tensor)); // the name it was made with
   const text = accumCallout(name, latest.a);
   // a matrix reads better as three small heatmaps (values on hover) than as nested lists
   const matrix = [latest.a.before, latest.a.delta, latest.a.after].some((v) => v?.data && v.shape?.length === 2);

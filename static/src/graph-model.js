@@ -284,9 +284,23 @@ export function roleOf(id) {
   return id.replace(/@[^:#>]*/g, "");
 }
 
-/** `.grad` before + delta = after, short enough for a card line. */
-export function accumText(a) {
-  return `${shortValue(a.before, 8)} + ${shortValue(a.delta, 8)} = ${shortValue(a.after, 9)}`;
+/** Characters of the card's last line (11 px monospace from x = 14 on a NODE_W card). */
+export const EXTRA_CHARS = 28;
+
+/**
+ * The card's last line at an accumulation, under its `.grad` row that shows the sum:
+ * `= before + delta`. Both numbers in full when they fit; else the room is shared out, the
+ * shorter one giving what it does not need to the other. (The callout has the whole sum.)
+ */
+export function accumText(a, room = EXTRA_CHARS) {
+  const parts = [a.before, a.delta].map((v) => shortValue(v, 4000));
+  const left = room - 5; // "= " and " + "
+  const short = parts[0].length <= parts[1].length ? 0 : 1;
+  const budget = [0, 0];
+  budget[short] = Math.min(parts[short].length, Math.floor(left / 2));
+  budget[1 - short] = left - budget[short];
+  const fit = (v, i) => (parts[i].length <= budget[i] ? parts[i] : shortValue(v, Math.max(budget[i], 4)));
+  return `= ${fit(a.before, 0)} + ${fit(a.delta, 1)}`;
 }
 
 /**
@@ -322,6 +336,21 @@ export function nodeDisplay(timelineIndex, s, gnode) {
   return autogradDisplay(timelineIndex, s, gnode);
 }
 
+/** The name a tensor was created with (its first; `name` is the latest), or "" for none. */
+export function firstName(entry) {
+  return entry?.names?.[0] || entry?.name || "";
+}
+
+/**
+ * A tensor's title: the name it was created with, and the latest other name it got after it
+ * (`h = x` makes x's card `x (also h)`): a learner looks for the name that made it.
+ */
+export function tensorTitle(entry) {
+  const first = firstName(entry);
+  const latest = entry?.name;
+  return latest && latest !== first ? `${first} (also ${latest})` : first;
+}
+
 function tensorDisplay(timelineIndex, s, g) {
   const entry = timelineIndex.tensors.get(g.tensor);
   const rec = s.t.get(g.tensor);
@@ -344,7 +373,7 @@ function tensorDisplay(timelineIndex, s, g) {
     exists,
     cls,
     name: entry?.name ?? "",
-    title: entry?.name || "(unnamed)",
+    title: tensorTitle(entry) || "(unnamed)",
     shape: `${entry?.dtype ?? ""}${shapeText(rec.value?.shape ?? entry?.shape)}`,
     gradFn: rec.grad_fn ? shortNodeName(rec.grad_fn) : "None",
     badges: badges.join(" · "),
@@ -352,7 +381,7 @@ function tensorDisplay(timelineIndex, s, g) {
     grad: shortValue(rec.grad, 20),
     hasGrad: rec.grad != null,
     chip: gradChip(rec.grad),
-    callout: accumCallout(entry?.name, accum),
+    callout: accumCallout(firstName(entry), accum),
     marks: marksAt(timelineIndex, s, g.tensor, rec),
     extra,
     extraKind,
@@ -415,7 +444,7 @@ function autogradDisplay(timelineIndex, s, g) {
   const accum = g.kind === "acc" && g.tensor ? s.accum.get(g.tensor) : null;
   const { extra, extraKind } = extraLine(accum, incoming);
   const stale = g.kind === "fn" && rec && rec.node && rec.node !== g.node; // replaced by an in-place op
-  const who = entry ? entry.name || "(unnamed)" : null;
+  const who = entry ? firstName(entry) || "(unnamed)" : null;
   let badges;
   const shape = entry ? ` ${entry.dtype}${shapeText(rec?.value?.shape ?? entry.shape)}` : "";
   if (g.kind === "acc") badges = `.grad of ${who ?? "?"}${shape}`;
@@ -432,7 +461,7 @@ function autogradDisplay(timelineIndex, s, g) {
     grad: rec ? shortValue(rec.grad, 20) : "",
     hasGrad: Boolean(rec?.grad),
     chip: gradChip(rec?.grad),
-    callout: accumCallout(entry?.name, accum),
+    callout: accumCallout(firstName(entry), accum),
     marks: rec ? marksAt(timelineIndex, s, g.tensor, rec, { node: g.node }) : [],
     extra,
     extraKind,

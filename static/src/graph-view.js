@@ -4,7 +4,7 @@
 // the elements an event touched are looked at while playing, so a 300-node graph stays at 60 fps.
 
 import { h, s, setText } from "./dom.js";
-import { edgeCurve, curveAt, lanesOf, bounds } from "./layout.js";
+import { edgeCurve, clearCurve, curveAt, lanesOf, bounds } from "./layout.js";
 import { nodeDisplay, edgeDisplay, NODE_W, COMPACT_CHAR_W } from "./graph-model.js";
 import { flatValues, shortValue } from "./format.js";
 import { bestCalloutSpot, calloutBox, calloutWidths } from "./callout-place.js";
@@ -383,6 +383,7 @@ export function createGraphView(
     surface.classList.toggle("gp-big", next.nodes.length > BIG_GRAPH);
     const keepN = new Set(next.nodes.map((n) => n.id));
     for (const [id, rec] of nodeEls) if (!keepN.has(id)) (rec.g.remove(), nodeEls.delete(id), releaseChunk(id));
+    cardsMoved += 1; // cards came and went: every edge looks at its way again
     const keepE = new Set(next.edges.map((e) => e.id));
     for (const [id, rec] of edgeEls) if (!keepE.has(id)) (rec.g.remove(), rec.label.remove(), edgeEls.delete(id));
     if (fitNow) fitWhenSet();
@@ -644,10 +645,30 @@ export function createGraphView(
     if (rec.at && rec.at.x === p.x && rec.at.y === p.y && rec.placedW === rec.node.w) return;
     rec.at = p;
     rec.placedW = rec.node.w;
+    cardsMoved += 1;
     rec.g.setAttribute(
       "transform",
       `translate(${(p.x - rec.node.w / 2).toFixed(1)},${(p.y - rec.node.h / 2).toFixed(1)})`,
     );
+  }
+
+  // Cards an edge must not run through: every card's box, made again after any card moved.
+  // (Past DETOUR_MAX_CARDS cards edges are drawn straight: the graph is seen whole, zoomed out.)
+  const DETOUR_MAX_CARDS = 250;
+  let cardsMoved = 0;
+  let boxesAt = -1;
+  let cardBoxes = [];
+
+  function obstacles() {
+    if (boxesAt === cardsMoved) return cardBoxes;
+    boxesAt = cardsMoved;
+    cardBoxes = [];
+    if (nodeEls.size > DETOUR_MAX_CARDS) return cardBoxes;
+    for (const [id, rec] of nodeEls) {
+      const p = drawnPos.get(id);
+      if (p) cardBoxes.push({ id, x: p.x, y: p.y, w: rec.node.w, h: rec.node.h });
+    }
+    return cardBoxes;
   }
 
   function routeEdge(rec) {
@@ -657,12 +678,23 @@ export function createGraphView(
     const pa = drawnPos.get(e.from);
     const pb = drawnPos.get(e.to);
     if (!a || !b || !pa || !pb) return;
-    const key = `${pa.x},${pa.y},${pb.x},${pb.y},${a.w},${a.h},${b.w},${b.h},${rec.lane?.lane},${rec.lane?.lanes},${vertical}`;
-    if (key === rec.routed) return; // its ends did not move
+    // (the cards' moves count too: a card moved into an edge's way sends it round)
+    const key = `${pa.x},${pa.y},${pb.x},${pb.y},${a.w},${a.h},${b.w},${b.h},${rec.lane?.lane},${rec.lane?.lanes},${vertical},${cardsMoved}`;
+    if (key === rec.routed) return; // nothing on its way moved
     rec.routed = key;
-    rec.curve = edgeCurve(pa, pb, a.w, a.h, b.w, b.h, rec.lane?.lane ?? 0, rec.lane?.lanes ?? 1, vertical);
-    rec.path.setAttribute("d", rec.curve.d);
-    placeLabel(rec);
+    const others = obstacles().filter((c) => c.id !== e.from && c.id !== e.to);
+    const lane = rec.lane?.lane ?? 0;
+    const lanes = rec.lane?.lanes ?? 1;
+    rec.curve = clearCurve(
+      (detour) => edgeCurve(pa, pb, a.w, a.h, b.w, b.h, lane, lanes, vertical, detour),
+      others,
+      vertical,
+    );
+    if (rec.curve.d !== rec.drawnD) {
+      rec.drawnD = rec.curve.d;
+      rec.path.setAttribute("d", rec.curve.d);
+      placeLabel(rec);
+    }
   }
 
   function placeLabel(rec) {

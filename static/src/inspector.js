@@ -12,7 +12,7 @@ import {
   pyLiteral,
 } from "./format.js";
 import { gradHistory, tensorExists, nodeExists } from "./timeline-state.js";
-import { shortNodeName } from "./graph-model.js";
+import { shortNodeName, tensorTitle } from "./graph-model.js";
 import { createGradPlot } from "./plot.js";
 import { chainRuleAt } from "./chain-rule.js";
 
@@ -238,7 +238,7 @@ export function createInspector(el, { onEdit, plotOptions = {} }) {
       h(
         "h3",
         { "data-testid": "inspector-title" },
-        gnode.kind === "tensor" ? entry?.name || "(unnamed tensor)" : shortNodeName(anode?.name),
+        gnode.kind === "tensor" ? tensorTitle(entry) || "(unnamed tensor)" : shortNodeName(anode?.name),
       ),
       h(
         "div",

@@ -260,12 +260,13 @@ export function bounds(nodes, pos) {
 
 /**
  * A cubic curve from the side of box `a` facing `b` to the side of `b` facing `a`. Parallel edges
- * between one pair (a * a) get their own `lane` so both stay visible.
+ * between one pair (a * a) get their own `lane` so both stay visible; `detour` bows the curve
+ * sideways (down, or right when vertical) by about 3/4 of it at its middle (clearCurve).
  */
-export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1, vertical = false) {
+export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1, vertical = false, detour = 0) {
   if (vertical) {
     // top to bottom: the left-to-right curve of the transposed boxes, transposed back
-    const t = edgeCurve(swap(a), swap(b), ah, aw, bh, bw, lane, lanes);
+    const t = edgeCurve(swap(a), swap(b), ah, aw, bh, bw, lane, lanes, false, detour);
     const c = { p0: swap(t.p0), c1: swap(t.c1), c2: swap(t.c2), p1: swap(t.p1) };
     c.d = `M${r(c.p0.x)},${r(c.p0.y)} C${r(c.c1.x)},${r(c.c1.y)} ${r(c.c2.x)},${r(c.c2.y)} ${r(c.p1.x)},${r(c.p1.y)}`;
     return c;
@@ -277,7 +278,7 @@ export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1, vertical = 
   const sy = a.y + Math.max(-ah / 2 + 8, Math.min(ah / 2 - 8, off));
   const ty = b.y + Math.max(-bh / 2 + 8, Math.min(bh / 2 - 8, off));
   const dx = Math.max(40, Math.abs(tx - sx) * 0.45) * (right ? 1 : -1);
-  const bend = lanes > 1 ? off * 1.6 : 0;
+  const bend = (lanes > 1 ? off * 1.6 : 0) + detour;
   const c = {
     p0: { x: sx, y: sy },
     c1: { x: sx + dx, y: sy + bend },
@@ -286,6 +287,53 @@ export function edgeCurve(a, b, aw, ah, bw, bh, lane = 0, lanes = 1, vertical = 
   };
   c.d = `M${r(sx)},${r(sy)} C${r(c.c1.x)},${r(c.c1.y)} ${r(c.c2.x)},${r(c.c2.y)} ${r(tx)},${r(ty)}`;
   return c;
+}
+
+const DETOUR_STEP = 30; // how much more each try of clearCurve bows the curve
+const DETOUR_TRIES = 8;
+
+/**
+ * An edge's curve clear of the cards between its ends: `make(detour)` is its edgeCurve with
+ * that detour, `boxes` the other cards ({x, y, w, h}: centre and size). A plain curve that runs
+ * through a card (or near enough for its gradient label to cover one) is bowed away from the
+ * first card it meets, a little more at each try, to the other side when that side is clear
+ * first; when no try is clear the plain curve is kept.
+ */
+export function clearCurve(make, boxes, vertical = false, pad = 10) {
+  const plain = make(0);
+  if (!boxes.length) return plain;
+  const near = nearBoxes(plain, boxes, DETOUR_STEP * DETOUR_TRIES + pad);
+  const hit = firstHit(plain, near, pad);
+  if (!hit) return plain;
+  const m = curveAt(plain, 0.5);
+  const away = Math.sign(vertical ? m.x - hit.x : m.y - hit.y) || -1;
+  for (let k = 1; k <= DETOUR_TRIES; k++) {
+    for (const side of [away, -away]) {
+      const c = make(side * k * DETOUR_STEP);
+      if (!firstHit(c, near, pad)) return c;
+    }
+  }
+  return plain;
+}
+
+/** The boxes within `margin` of the box spanned by a curve's ends. */
+function nearBoxes(c, boxes, margin) {
+  const x0 = Math.min(c.p0.x, c.p1.x) - margin;
+  const x1 = Math.max(c.p0.x, c.p1.x) + margin;
+  const y0 = Math.min(c.p0.y, c.p1.y) - margin;
+  const y1 = Math.max(c.p0.y, c.p1.y) + margin;
+  return boxes.filter((b) => b.x + b.w / 2 > x0 && b.x - b.w / 2 < x1 && b.y + b.h / 2 > y0 && b.y - b.h / 2 < y1);
+}
+
+/** The first box (grown by `pad`) a curve runs through, sampled along its length; or null. */
+function firstHit(c, boxes, pad) {
+  if (!boxes.length) return null;
+  const n = 24;
+  for (let i = 1; i < n; i++) {
+    const p = curveAt(c, i / n);
+    for (const b of boxes) if (Math.abs(p.x - b.x) < b.w / 2 + pad && Math.abs(p.y - b.y) < b.h / 2 + pad) return b;
+  }
+  return null;
 }
 
 function r(v) {

@@ -1,7 +1,7 @@
-// The loss panel: a training loop's loss at each backward() call, the calls made so far highlighted as the player moves.
+// The loss panel: a training loop's loss at each backward() call, the calls made so far filled and the iteration drawn ringed.
 
 import { h, clear, setText } from "./dom.js";
-import { lossSeries, hasLossPlot, lossPointsAt, lossTip, lossX, lossName } from "./loss-series.js";
+import { lossSeries, hasLossPlot, lossPointsAt, lossTip, lossX, lossName, currentLossPoint } from "./loss-series.js";
 import { createSeriesPlot } from "./plot.js";
 
 const LOSS_COLOR = "#1a73e8";
@@ -26,13 +26,13 @@ export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
   el.append(root);
   let series = null;
   let plot = null;
-  let shown = -1;
+  let shown = ""; // the moment drawn: points computed and the point ringed
   let title = "";
   let xLabel = "";
 
   function setTimeline(timelineIndex) {
     series = timelineIndex ? lossSeries(timelineIndex) : null;
-    shown = -1;
+    shown = "";
     if (!series || !hasLossPlot(series)) {
       series = null;
       root.hidden = true;
@@ -74,21 +74,24 @@ export function createLossPanel(el, { plotOptions = {}, onPick = null } = {}) {
     }
   }
 
-  function setMoment(pos) {
+  /** The moment `pos`, with `iteration` the loop iteration whose graph is drawn (or null). */
+  function setMoment(pos, iteration = null) {
     if (!series) return;
     const n = lossPointsAt(series, pos);
-    if (n === shown) return;
-    shown = n;
+    const cur = currentLossPoint(series, pos, iteration);
+    const key = `${n}:${cur ? cur.k : -1}`;
+    if (key === shown) return;
+    shown = key;
     root.dataset.past = String(n);
+    root.dataset.current = cur ? String(lossX(series, cur)) : "";
     const pts = series.points;
-    const cur = n ? pts[n - 1] : null;
     setText(
       now,
       cur ? `${lossName(series, cur)}: ${series.name || "loss"} = ${cur.text}` : "before the first backward()",
     );
     now.title = cur ? lossTip(series, cur) : "";
     plot.update(
-      pts.map((p, i) => ({ x: lossX(series, p), y: p.value, past: i < n, tip: lossTip(series, p) })),
+      pts.map((p, i) => ({ x: lossX(series, p), y: p.value, past: i < n, now: p === cur, tip: lossTip(series, p) })),
       title,
     );
   }

@@ -146,6 +146,23 @@ export function lossPointsAt(series, pos) {
  * A point's x on the plot and its name: in a training loop the iteration counted from 1, as the
  * player's iteration selector counts them ("iteration 2 of 6"); else the backward() call's index.
  */
+/**
+ * The point the plot rings as the one shown: with a loop `iteration` drawn, that iteration's
+ * backward() call (its last one computed by moment `pos`, else its first: the graph shown is
+ * this iteration's even before its loss is computed); without one, the last call before `pos`.
+ */
+export function currentLossPoint(series, pos, iteration = null) {
+  const n = lossPointsAt(series, pos);
+  if (iteration != null && series.loop) {
+    const mine = series.points.filter((p) => p.loop[0] === iteration);
+    // (no `??` straight after `return [`: Panel's second compile of the bundle turns the
+    // minified `return[...]??b` into a call glued to `return`)
+    const computed = [...mine].reverse().find((p) => p.k < n);
+    if (mine.length) return computed || mine[0];
+  }
+  return n ? series.points[n - 1] : null;
+}
+
 export function lossX(series, p) {
   return series.loop ? p.k + 1 : p.k;
 }

@@ -58,8 +58,9 @@ export function loadBokehPlotting({ bokehUrl = null, bokehApiUrl = null } = {}) 
 const GRAD = "#8430ce";
 
 /**
- * A plot in `el` of points [{x, y, past, tip?}] (past: at or before the moment shown; the last
- * past point is drawn as the current one; tip: the hover text, when opts.hover). Options:
+ * A plot in `el` of points [{x, y, past, now?, tip?}] (past: at or before the moment shown; the
+ * point marked `now`, else the last past one, is ringed as the current one; tip: the hover
+ * text, when opts.hover). Options:
  * testid, xLabel, color, height, unitTicks (one tick per whole x), hover, showTitle (else the
  * title is only the box's label), onPick(x) (a click on the plot picks the point nearest in x),
  * and the Bokeh URLs of loadBokehPlotting. update(points, title) redraws; destroy() removes it.
@@ -118,8 +119,8 @@ export function createSeriesPlot(el, opts = {}) {
   function split(points) {
     const all = points.filter((p) => p.y != null && Number.isFinite(p.y));
     const past = all.filter((p) => p.past);
-    const lastPast = [...points].reverse().find((p) => p.past);
-    const now = lastPast && all.includes(lastPast) ? [lastPast] : [];
+    const ringed = points.find((p) => p.now) ?? [...points].reverse().find((p) => p.past);
+    const now = ringed && all.includes(ringed) ? [ringed] : [];
     return {
       all: columns(all),
       past: columns(past),
@@ -292,12 +293,12 @@ export function createSeriesPlot(el, opts = {}) {
           style: { stroke: o.color },
         }),
       );
-      const lastPast = [...pts].reverse().find((p) => p.past);
-      if (lastPast)
+      const ringed = pts.find((p) => p.now) ?? [...pts].reverse().find((p) => p.past);
+      if (ringed)
         svg.append(
           s("circle", {
-            cx: sx(lastPast.x),
-            cy: sy(lastPast.y),
+            cx: sx(ringed.x),
+            cy: sy(ringed.y),
             r: 6.5,
             class: "gp-spark-now",
             style: { stroke: o.color },

@@ -99,6 +99,7 @@ export const CSS = String.raw`
 .gp-differs { display: inline-block; font-size: 12px; font-weight: 600; color: #a50e0e; background: #fce8e6; border-radius: 999px; padding: 1px 8px; margin-left: 6px; vertical-align: 1px; }
 .gp-edited-note { display: none; font-size: 12px; color: #8a5a00; background: #fef7e0; border-radius: 6px; padding: 4px 8px; }
 .gp-explanation.edited .gp-edited-note { display: block; }
+.gp-link-btn { background: none; border: none; padding: 0; font: inherit; font-weight: 600; color: inherit; text-decoration: underline; cursor: pointer; }
 
 /* code and console */
 .gp-code { flex: 1; min-height: 120px; overflow: hidden; position: relative; }
@@ -106,7 +107,7 @@ export const CSS = String.raw`
 .gp-pane-head { display: flex; align-items: center; gap: 8px; padding: 6px 10px 6px 14px; border-bottom: 1px solid var(--gp-line); font-size: 12px; font-weight: 600; color: var(--gp-muted); text-transform: uppercase; letter-spacing: 0.04em; }
 .gp-program-tools { display: inline-flex; gap: 4px; margin-left: 6px; text-transform: none; letter-spacing: 0; font-weight: 400; }
 .gp-program-tools .gp-btn { padding: 4px 8px; font-size: 12px; min-width: 28px; }
-.gp-typing-hint { text-transform: none; font-weight: 400; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.gp-typing-hint { text-transform: none; font-weight: 400; min-width: 0; text-align: right; line-height: 1.25; } /* wraps rather than cut short */
 .gp-console { flex: none; height: 22%; min-height: 96px; overflow: auto; padding: 8px 14px; margin: 0; font-family: var(--gp-mono); font-size: 12px; line-height: 1.45; background: #1f2328; color: #e6e8eb; white-space: pre-wrap; word-break: break-word; }
 .gp-console span { background: none; }
 .gp-c-out { color: #e6e8eb; }
@@ -153,6 +154,8 @@ export const CSS = String.raw`
 .gp-zoom .gp-btn { background: rgba(255,255,255,0.92); }
 .gp-corner { position: absolute; left: 10px; bottom: 10px; z-index: 2; display: flex; flex-direction: column; align-items: flex-start; gap: 6px; max-width: calc(100% - 200px); }
 .gp-legend { display: flex; gap: 10px; flex-wrap: wrap; padding: 5px 9px; border-radius: 8px; background: rgba(255,255,255,0.9); border: 1px solid var(--gp-line); font-size: 12px; color: var(--gp-muted); }
+.gp-legend-items { display: contents; }
+.gp-legend-toggle { display: none; background: none; border: none; padding: 0; font: inherit; color: inherit; cursor: pointer; }
 .gp-legend i { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin-right: 4px; vertical-align: -1px; }
 .gp-empty-graph { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: var(--gp-muted); pointer-events: none; font-size: 13px; }
 .gp-empty-graph[hidden] { display: none; }
@@ -360,6 +363,12 @@ export const CSS = String.raw`
   .gp-top .gp-select[data-testid=examples] { flex: 1 1 180px; max-width: none; min-width: 0; }
   .gp-top .gp-spacer, .gp-top [data-testid=host-status] { display: none; }
   .gp-top .gp-btn { padding: 7px 8px; }
+  /* the legend folds to a button: open, it lists the colours one a line */
+  .gp-legend { flex-direction: column; gap: 4px; }
+  .gp-legend-toggle { display: block; }
+  .gp-legend-toggle::after { content: " ▸"; }
+  .gp-legend.open .gp-legend-toggle::after { content: " ▾"; }
+  .gp-legend:not(.open) .gp-legend-items { display: none; }
 }
 /* dark: following the system's setting; every text pair meets WCAG AA (4.5:1) on its background */
 @media (prefers-color-scheme: dark) {

@@ -32,7 +32,7 @@ import { createTopBar } from "./top-bar.js";
 import { createPlayerBar } from "./player-bar.js";
 import { createBanner } from "./banner.js";
 import { createConsolePane } from "./console-pane.js";
-import { createExplanation } from "./explanation.js";
+import { createExplanation, keepsExample } from "./explanation.js";
 import { errorHelp } from "./error-help.js";
 import { createProgramTools } from "./program-tools.js";
 import { programFile, programFileName } from "./program-file.js";
@@ -289,7 +289,25 @@ export function mountPlayground(el, host, options = {}) {
       "Fit",
     ),
   );
-  const legend = h("div", { class: "gp-legend", "data-testid": "legend" });
+  // on a phone the legend is one small button that opens it: a list of colours over the graph
+  // would cover the cards it explains
+  const legendItemsEl = h("span", { class: "gp-legend-items" });
+  const legendBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "gp-legend-toggle",
+      "data-testid": "legend-toggle",
+      "aria-expanded": "false",
+      onclick: () => {
+        const open = !legend.classList.contains("open");
+        legend.classList.toggle("open", open);
+        legendBtn.setAttribute("aria-expanded", String(open));
+      },
+    },
+    "Colours",
+  );
+  const legend = h("div", { class: "gp-legend", "data-testid": "legend" }, legendBtn, legendItemsEl);
   // bottom left: the note on a kept graph above the legend, clear of the zoom buttons on the right
   canvas.append(banner.el, info, emptyGraph, zoom, h("div", { class: "gp-corner" }, staleNote, legend));
 
@@ -353,13 +371,21 @@ export function mountPlayground(el, host, options = {}) {
     buildEl,
     inspectorEl,
   );
+  const main = h("div", { class: "gp-main" }, left, center, right);
   let drawerOpen = false;
+  // On a phone the main area scrolls (the program is under the graph) and the drawer is placed
+  // in it: it opens over the part the learner is looking at, and stays there while it scrolls.
+  const keepDrawerInView = () => {
+    right.style.top = main.scrollTop ? `${main.scrollTop}px` : "";
+  };
   function setDrawer(open) {
     drawerOpen = open;
     right.classList.toggle("open", open);
     drawerBtn.setAttribute("aria-expanded", String(open));
+    if (open) keepDrawerInView();
+    main[open ? "addEventListener" : "removeEventListener"]("scroll", keepDrawerInView, { passive: true });
   }
-  root.append(h("div", { class: "gp-app" }, topBar.el, h("div", { class: "gp-main" }, left, center, right)));
+  root.append(h("div", { class: "gp-app" }, topBar.el, main));
 
   // -- components -----------------------------------------------------------------------------
   const corner = canvas.querySelector(".gp-corner");
@@ -467,7 +493,8 @@ export function mountPlayground(el, host, options = {}) {
     if (moment === shownMoment && timelineIndex.count === shownCount) return;
     shownMoment = moment;
     shownCount = timelineIndex.count;
-    playerBar.showMoment(moment, timelineIndex.count, momentText(timelineIndex, moment));
+    const stale = Boolean(viewState.staleError);
+    playerBar.showMoment(moment, timelineIndex.count, momentText(timelineIndex, moment, stale));
     // the statement being run, in the program pane; while playing, a few times a second (each
     // change is an editor transaction, most of a frame's script on a big program)
     if (playing) {
@@ -484,7 +511,7 @@ export function mountPlayground(el, host, options = {}) {
       showStepLines(timelineIndex, moment);
     }
     consolePane.show(consoleView(timelineIndex, moment, viewState.staleError));
-    lossPanel.setMoment(moment);
+    lossPanel.setMoment(moment, shown.iteration);
     // the inspector follows the moment; while playing, a few times a second is enough
     if (playing) {
       if (!timers.inspector) {
@@ -502,7 +529,8 @@ export function mountPlayground(el, host, options = {}) {
   }
 
   function showStepLines(timelineIndex, moment) {
-    const lines = stepLinesAt(timelineIndex, moment);
+    // after a failed run the editor holds a program the graph's lines do not belong to
+    const lines = viewState.staleError ? [] : stepLinesAt(timelineIndex, moment);
     const key = lines.join(",");
     if (key !== lastStepLines) {
       lastStepLines = key;
@@ -715,10 +743,12 @@ export function mountPlayground(el, host, options = {}) {
     if (keepsLastGraph(mode, Boolean(shown.timelineIndex), timeline)) {
       shown.program = reply.program;
       shown.token = reply.token;
+      markEdited();
       canvas.classList.add("stale");
       staleNote.hidden = false;
       viewState.staleError = timeline.error;
-      consolePane.show(consoleView(shown.timelineIndex, viewState.timelineState.pos, viewState.staleError));
+      shownMoment = -1; // the panes that follow the moment say it is the last successful run's
+      drawMoment();
       code.setError(timeline.error);
       banner.forgetDismissed();
       showProgramErrorWhenPaused(timeline.error, mode);
@@ -734,7 +764,7 @@ export function mountPlayground(el, host, options = {}) {
       shown.exampleProgram = shown.program;
       setExample(reply.example);
     }
-    explanation.setEdited(Boolean(shown.example) && shown.program !== shown.exampleProgram);
+    markEdited();
     if (fresh) {
       openCalls.clear();
       spreads.clear();
@@ -851,7 +881,7 @@ export function mountPlayground(el, host, options = {}) {
     playerBar.setIterations(iterationsOf(shown.timelineIndex), shown.iteration);
     graphView.setGraph(graph, positions, { fit, direction: layout.direction, animate });
     emptyGraph.hidden = graph.nodes.length > 0;
-    legend.replaceChildren(
+    legendItemsEl.replaceChildren(
       ...legendItems(viewState.view).map(([color, text]) =>
         h("span", null, h("i", { style: { background: color } }), text),
       ),
@@ -954,6 +984,12 @@ export function mountPlayground(el, host, options = {}) {
     pending = emptyChanges();
     pending.all = true;
     drawFrame(1);
+  }
+
+  /** The example's text folds once its program is edited, and hides once none of it is left. */
+  function markEdited() {
+    const edited = Boolean(shown.example) && shown.program !== shown.exampleProgram;
+    explanation.setEdited(edited, edited && !keepsExample(shown.program, shown.exampleProgram));
   }
 
   function setExample(ex) {

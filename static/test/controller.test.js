@@ -110,6 +110,11 @@ test("the moment's statement: its lines in the program and the player bar's text
   assert.equal(text.line, 5);
   assert.equal(text.code, "z.backward()");
   assert.equal(text.events, `event ${moment}/${timelineIndex.count}`);
+  // after a failed run the graph is the last successful run's: no line of its program is named
+  const stale = momentText(timelineIndex, moment, true);
+  assert.equal(stale.code, null);
+  assert.equal(stale.line, null);
+  assert.equal(stale.events, `event ${moment}/${timelineIndex.count} of the last successful run`);
 });
 
 test("the active node is the one the backward pass is at; the camera follows its card", () => {

@@ -3,7 +3,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import { buildIndex, stateAt, initialMoment, edgeKey } from "../src/timeline-state.js";
-import { buildGraph, nodeDisplay, edgeDisplay, defaultTarget } from "../src/graph-model.js";
+import {
+  buildGraph,
+  nodeDisplay,
+  edgeDisplay,
+  defaultTarget,
+  accumText,
+  EXTRA_CHARS,
+  tensorTitle,
+  firstName,
+} from "../src/graph-model.js";
 
 test("tensor view of the seed: three cards, x.grad reads 8. at the end", () => {
   const timelineIndex = buildIndex(timeline("seed"));
@@ -19,7 +28,7 @@ test("tensor view of the seed: three cards, x.grad reads 8. at the end", () => {
   assert.equal(before.cls, "leaf");
   const after = nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), x);
   assert.equal(after.grad, "[8.]");
-  assert.equal(after.extra, "None + [8.] = [8.]");
+  assert.equal(after.extra, "= None + [8.]");
   const y = nodeDisplay(timelineIndex, stateAt(timelineIndex, timelineIndex.count), g.nodes[1]);
   assert.equal(y.gradFn, "PowBackward0");
   assert.equal(y.cls, "nonleaf");
@@ -96,4 +105,20 @@ test("inspector and toolbar helpers: next_functions as torch prints them, a grad
   assert.equal(nextFunctionsText(timelineIndex, timelineIndex.nodes.get("n:e46251:0")), "((<AccumulateGrad>, 0),)");
   assert.equal(onesLiteral([2, 2]), "[[1.0, 1.0], [1.0, 1.0]]");
   assert.equal(onesLiteral([]), "1.0");
+});
+
+test("a card's accumulation line keeps both numbers whole when they fit, and never outgrows the card", () => {
+  const v = (data) => ({ shape: [data.length], dtype: "float32", data });
+  assert.equal(accumText({ before: null, delta: v([2, -4]), after: v([2, -4]) }), "= None + [2., -4.]");
+  assert.equal(accumText({ before: v([2, -4]), delta: v([2, -4]), after: v([4, -8]) }), "= [2., -4.] + [2., -4.]");
+  const long = accumText({ before: v([2.5, 4.25, 6.125, 1]), delta: v([3, 3, 3, 3]), after: v([5.5, 7.25, 9.125, 4]) });
+  assert.ok(long.length <= EXTRA_CHARS, long);
+  assert.match(long, /^= \[2\.5000, 4\.… \+ \[3\., 3\., 3…$/);
+});
+
+test("a tensor is titled by the name it was created with, the latest alias after it", () => {
+  assert.equal(tensorTitle({ name: "h", names: ["x", "h"] }), "x (also h)");
+  assert.equal(tensorTitle({ name: "x", names: ["x"] }), "x");
+  assert.equal(tensorTitle({ name: null, names: [] }), "");
+  assert.equal(firstName({ name: "h", names: ["x", "h"] }), "x");
 });

@@ -7,6 +7,7 @@ import { buildGraph } from "../src/graph-model.js";
 import {
   layoutPositions,
   edgeCurve,
+  clearCurve,
   curveAt,
   lanesOf,
   bounds,
@@ -270,4 +271,26 @@ test("a call opened inside an opened call, and both closed again (the inner firs
   for (const [id, p] of start) {
     assert.ok(Math.abs(back.get(id).x - p.x) < 1e-9 && Math.abs(back.get(id).y - p.y) < 1e-9, id);
   }
+});
+
+test("an edge that would run through a card between its ends bows round it, a label's room clear", () => {
+  const a = { x: 0, y: 0 };
+  const b = { x: 600, y: 0 };
+  const make = (detour) => edgeCurve(a, b, 180, 100, 180, 100, 0, 1, false, detour);
+  const card = { x: 300, y: 0, w: 180, h: 100 };
+  const plain = make(0);
+  const hits = (c) =>
+    Array.from({ length: 49 }, (_, i) => curveAt(c, (i + 1) / 50)).some(
+      (p) => Math.abs(p.x - card.x) < card.w / 2 + 10 && Math.abs(p.y - card.y) < card.h / 2 + 10,
+    );
+  assert.ok(hits(plain), "the plain curve runs through the card");
+  const round = clearCurve(make, [card]);
+  assert.ok(!hits(round), "the curve goes round it");
+  assert.deepEqual(round.p0, plain.p0);
+  assert.deepEqual(round.p1, plain.p1);
+  // nothing in the way: the plain curve; top to bottom: round it sideways
+  assert.equal(clearCurve(make, [{ x: 300, y: 400, w: 180, h: 100 }]).d, plain.d);
+  const down = (detour) => edgeCurve({ x: 0, y: 0 }, { x: 0, y: 600 }, 180, 100, 180, 100, 0, 1, true, detour);
+  const mid = clearCurve(down, [{ x: 0, y: 300, w: 180, h: 100 }], true);
+  assert.ok(Math.abs(curveAt(mid, 0.5).x) > 100, curveAt(mid, 0.5));
 });

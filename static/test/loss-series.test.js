@@ -3,7 +3,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { timeline } from "./helpers.js";
 import { buildIndex, stateAt, stepOfMoment } from "../src/timeline-state.js";
-import { lossSeries, hasLossPlot, lossPointsAt, lossTip, scalarOf, formatLoss } from "../src/loss-series.js";
+import {
+  lossSeries,
+  hasLossPlot,
+  lossPointsAt,
+  lossTip,
+  scalarOf,
+  formatLoss,
+  currentLossPoint,
+} from "../src/loss-series.js";
 
 const close = (a, b) => assert.ok(Math.abs(a - b) < 1e-5, `${a} != ${b}`);
 
@@ -136,4 +144,18 @@ test("a long loop's quiet iterations give their points from the loop's backward 
   for (const p of series.points.slice(3, 38)) assert.equal(p.step, quietStep);
   // all of them are past once the player is at the end
   assert.equal(lossPointsAt(series, timelineIndex.count + 1), 40);
+});
+
+test("the ringed point is the drawn iteration's loss, even before that iteration computed it", () => {
+  const timelineIndex = buildIndex(timeline("train"));
+  const series = lossSeries(timelineIndex);
+  const [first, second] = series.points;
+  // just after the first backward began, in the second iteration's forward pass, at its backward
+  const during = first.at + 1;
+  const beforeSecond = second.at;
+  assert.equal(currentLossPoint(series, during, 0), first);
+  assert.equal(lossPointsAt(series, beforeSecond), 1, "the second loss is not computed yet");
+  assert.equal(currentLossPoint(series, beforeSecond, 1), second, "but its iteration is the one drawn");
+  assert.equal(currentLossPoint(series, beforeSecond, null), first, "no iteration: the last computed");
+  assert.equal(currentLossPoint(series, 0, null), null);
 });
