@@ -10,7 +10,6 @@ loop; its gradient is torch's formula made of logcumsumexp itself, so it differe
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 
 from .. import backend as B
 from ..autograd.function import Function, apply
@@ -19,16 +18,9 @@ from ..tensor import Tensor
 from .compare import where
 from .helpers import wrap_dim
 from .registry import export
+from .sorting import _return_type
 
 _TYPE = {"int64": "Long", "bool": "Bool"}
-
-
-def _return_type(name):
-    cls = namedtuple(name, ["values", "indices"])
-    cls.__module__ = "torch.return_types"
-    cls.__repr__ = lambda self: (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
-                                 f"indices={self.indices!r})")
-    return cls
 
 
 return_types_cummax = _return_type("cummax")
