@@ -50,31 +50,12 @@ SECOND = [n for n in IDS if not n.startswith("cdist") or n == "cdist_mm"]
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_first_derivative_matches_finite_differences(case):
-    xs, out, grads = gc._analytic_grads(gc.engine, case)
-    numeric = gc._numeric_grads(lambda flat: gc._loss_value(case, flat), case.flat, case.eps)
-    for i, (g, shape, n) in enumerate(zip(grads, case.shapes, numeric)):
-        gc._assert_close(f"{case.name}: d/d input {i}", n, gc._grad_flat(g, shape), case.tol)
-    if gc.real_torch is not None:
-        _, _, tgrads = gc._analytic_grads(gc.real_torch, case)
-        for i, (g, tg, shape) in enumerate(zip(grads, tgrads, case.shapes)):
-            gc._assert_close(f"{case.name}: engine vs torch, input {i}",
-                             gc._grad_flat(tg, shape), gc._grad_flat(g, shape), (1e-9, 1e-12))
+    gc.check_first_derivative(case)
 
 
 @pytest.mark.parametrize("name", SECOND)
 def test_second_derivative_matches_finite_differences(name):
-    case = BY_NAME[name]
-    hvp = gc._second_grads(gc.engine, case)
-    numeric = gc._numeric_grads(lambda flat: gc._first_grad_dot_v(case, flat), case.flat,
-                                case.eps)
-    for i, (g, shape, n) in enumerate(zip(hvp, case.shapes, numeric)):
-        gc._assert_close(f"{name}: second derivative, input {i}", n, gc._grad_flat(g, shape),
-                         (1e-4, 1e-4))
-    if gc.real_torch is not None:
-        thvp = gc._second_grads(gc.real_torch, case)
-        for i, (g, tg, shape) in enumerate(zip(hvp, thvp, case.shapes)):
-            gc._assert_close(f"{name}: second derivative, engine vs torch, input {i}",
-                             gc._grad_flat(tg, shape), gc._grad_flat(g, shape), (1e-9, 1e-12))
+    gc.check_second_derivative(BY_NAME[name])
 
 
 def test_cdist_has_no_second_derivative_as_torch():
