@@ -190,38 +190,35 @@ _NEG_TINY32 = -2 ** 31 + _TINY32  # -2**-126's float32 bits read as an int32
 _scratch = _threading.local()  # per thread: the float64 buffer of _fma32 and its int64 view
 
 
-def _in_doubt(bits, out) -> bool:
-    """Whether some float64 sum of out may need settling. bits: the sums read as int64
-    (overwritten); out: the sums rounded to float32. A midpoint is the one sum whose bits
-    shifted left by 35 are the least int64. A sum below 2**-126 rounds to at most 2**-126, so
-    results above it in magnitude everywhere need no closer look: read as int32, negative
-    float32 values of magnitude up to 2**-126 are the least ones, and read as uint32 so are the
-    positive ones. (Zero results count as in doubt: _settle32 tells them apart.) One shift and
-    three argmins; argmin and item, as numpy's min goes through its generic reduction, several
-    times slower on small arrays."""
+def _in_doubt(s, bits, out):
+    """The elements whose float64 sum in s may round wrong (flat indices in C order), or None.
+    bits: s read as int64 (overwritten); out: s rounded to float32. A midpoint is the one sum
+    whose bits shifted left by 35 are the least int64. A sum below 2**-126 rounds to at most
+    2**-126, so results above it in magnitude everywhere need no closer look: read as int32,
+    negative float32 values of magnitude up to 2**-126 are the least ones, and read as uint32
+    so are the positive ones. The common case costs one shift and three argmins (argmin and
+    item: numpy's min goes through its generic reduction, several times slower on small
+    arrays); the elements are found only when some are there."""
+    tiny = None
+    signed, unsigned = out.view(np.int32), out.view(np.uint32)
+    if signed.item(signed.argmin()) <= _NEG_TINY32 or \
+            unsigned.item(unsigned.argmin()) <= _TINY32:
+        size = np.abs(s)  # (exact zeros, of zero weights and gradients say, are right as they are)
+        tiny = np.flatnonzero((size < 2.0 ** -126) & (size != 0))
     np.left_shift(bits, _SHIFT, bits)
     if bits.item(bits.argmin()) == _MIDPOINT_SHIFTED:
-        return True
-    signed = out.view(np.int32)
-    if signed.item(signed.argmin()) <= _NEG_TINY32:
-        return True
-    unsigned = out.view(np.uint32)
-    return unsigned.item(unsigned.argmin()) <= _TINY32
+        midpoints = np.flatnonzero(bits == _MIDPOINT_SHIFTED)
+        return midpoints if tiny is None else np.concatenate((midpoints, tiny))
+    return tiny if tiny is not None and len(tiny) else None
 
 
-def _settle32(a, b, c, out) -> None:
-    """Redo exactly the elements of out (1-d, float32) whose float64 sum is in doubt. a, b, c:
-    1-d float32 arrays like out, or one value (a float)."""
+def _settle32(a, b, c, out, k) -> None:
+    """Redo exactly the elements k of out (1-d, float32). a, b, c: 1-d float32 arrays like out,
+    or one value (a float)."""
     n = len(out)
-    x, y, z = (np.broadcast_to(v, (n,)) for v in (a, b, c))
+    x, y, z = (np.broadcast_to(v, (n,))[k].astype(np.float64) for v in (a, b, c))
     with np.errstate(all="ignore"):
-        s = np.add(np.multiply(x, y, dtype=np.float64), z)
-        midpoint = np.bitwise_and(s.view(np.int64), np.int64(0x1FFFFFFF)) == 0x10000000
-        tiny = (np.abs(s) < 2.0 ** -126) & (s != 0)
-        k = np.nonzero(midpoint | tiny)[0]
-        if len(k):
-            out[k] = _fma_to_float32(x[k].astype(np.float64), y[k].astype(np.float64),
-                                     z[k].astype(np.float64))
+        out[k] = _fma_to_float32(x, y, z)
 
 
 def _fma32_part(x, y, z, s, bits, out) -> None:
@@ -234,8 +231,9 @@ def _fma32_part(x, y, z, s, bits, out) -> None:
         np.multiply(s, y, s)
     np.add(s, z, s)
     np.copyto(out, s, casting="unsafe")
-    if _in_doubt(bits, out):
-        _settle32(x, y, z, out)
+    k = _in_doubt(s, bits, out)
+    if k is not None:
+        _settle32(x, y, z, out, k)
 
 
 def _fma32_small(a, b, c):
@@ -246,10 +244,11 @@ def _fma32_small(a, b, c):
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)  # in the layout numpy gave s (the operands': F for transposes)
-    if out.size and _in_doubt(s.view(np.int64), out):
+    k = _in_doubt(s, s.view(np.int64), out) if out.size else None
+    if k is not None:
         shape = out.shape
         flat = out.reshape(-1)  # a copy unless out is in C order: written back below
-        _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)), flat)
+        _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)), flat, k)
         np.copyto(out, flat.reshape(shape))
     return out
 
