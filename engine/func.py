@@ -32,7 +32,7 @@ from .autograd.api import grad as _autograd_grad
 from .autograd.graph import AccumulateGrad, saved_hooks
 from .tensor import Tensor
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp",
+__all__ = ["functional_call", "grad", "grad_and_value", "jacfwd", "jacrev", "jvp", "vjp",
            "vmap"]
 
 # -- pytrees: the nests of tuples, lists and dicts torch's transforms accept ----------------------
@@ -668,7 +668,7 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 _ABSENT = object()
 
 
-# -- jacrev, jacfwd, hessian and jvp --------------------------------------------------------------
+# -- jacrev, jacfwd and jvp ----------------------------------------------------------------------
 #
 # torch computes jacrev as vmap over vjp_fn of the standard basis, and jvp and jacfwd with
 # forward-mode AD (dual numbers), jacfwd vmapped over the basis. The engine has no forward mode:
@@ -681,10 +681,57 @@ _ABSENT = object()
 #   formulas round as torch's tangent formulas do (checked op by op against torch 2.13 in
 #   tests/test_func.py); jacfwd runs the function once and that second derivative once per row.
 # Both watch the operations the function runs and refuse the others, as vmap does.
+# hessian is absent: torch's is forward mode over its batched reverse mode, and the trick over
+# per-row reverse mode rounds the second derivatives of even products and powers differently
+# (most random compositions differed from torch's hessian in value, in float32 and float64).
 
-# operations whose per-row backward, and whose double-backward tangent, are torch's bit for bit
-# (matrix products: up to the last bit, the difference vmap documents)
-_ROW_EXACT = _ELEMENTWISE | _MOVES | _PICKS | _MATRIX | _ROW_REDUCTIONS
+# What jacrev accepts: operations whose backward over torch's batch of basis rows gives each row
+# what the per-row backward gives (torch's batched jacrev against its own per-row vjp: equal
+# bits over random inputs and compositions, except gelu and silu, whose vectorised backward
+# kernels round a batch another way; matrix products up to the last bit, as under vmap).
+_REV_EXACT = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX | _ROW_REDUCTIONS) - frozenset(
+    f"{name}Backward{k}" for name in ("Gelu", "Silu") for k in range(3))
+# What jvp and jacfwd accept: operations whose tangent by the double-backward trick is torch's
+# forward-mode tangent, measured the same way (torch's jvp against the trick run in torch).
+# Not these: sums, means and the largest element (torch's tangent formula reduces in another
+# order or shares ties another way), and the ops whose tangent formula is written otherwise
+# than their backward (atan2, hypot, lerp, xlogy, maximum/minimum, exp2, gelu, silu).
+_FWD_EXACT = (_ELEMENTWISE | _MOVES | _MATRIX) - frozenset(
+    f"{name}Backward{k}" for name in ("Atan2", "Hypot", "Lerp", "Xlogy", "Maximum", "Minimum",
+                                      "Exp2", "Gelu", "Silu") for k in range(3))
+# forward mode adds an op's tangents from two inputs in its own formula; the trick adds them
+# where the gradients meet, so the sum (and the sign of a zero) agree only for these
+_FWD_TWO_INPUTS = frozenset(f"{name}Backward{k}" for name in ("Add", "Sub", "Mul")
+                            for k in range(3))
+# a divisor or an exponent that depends on the primals: torch's tangent formula is another
+_FWD_SECOND_INPUT_CONSTANT = frozenset(("DivBackward0", "PowBackward1"))
+
+
+def _rev_check(op, inputs):
+    if op not in _REV_EXACT:
+        return (f"jacrev: gradplay computes the Jacobian one row at a time, and the backward "
+                f"of {op} over torch's batch of rows can round differently, so it is not "
+                "supported under jacrev here; use torch.func.vjp one cotangent at a time")
+    return None
+
+
+def _fwd_check(api):
+    def check(op, inputs):
+        diff = [isinstance(t, Tensor) and t.requires_grad for t in inputs]
+        if op not in _FWD_EXACT:
+            how = ""
+        elif sum(diff) > 1 and op not in _FWD_TWO_INPUTS:
+            how = " with more than one input that depends on the primals"
+        elif op in _FWD_SECOND_INPUT_CONSTANT and len(diff) > 1 and diff[1]:
+            how = " with a second input that depends on the primals"
+        else:
+            return None
+        return (f"{api}: gradplay has no forward-mode AD and differentiates a vector-Jacobian "
+                f"product instead, which for {op}{how} can round differently from torch's "
+                f"forward-mode formula, so it is not supported under {api} here; use jacrev or "
+                "vjp instead")
+
+    return check
 
 
 class _Nesting(threading.local):
@@ -704,11 +751,11 @@ def _inside():
 
 
 class _OpWatch(_observer.Observer):
-    """Refuses each operation outside `allowed` while the function runs (passing every event
+    """Refuses each operation `check` turns down while the function runs (passing every event
     on to the observer that was installed)."""
 
-    def __init__(self, inner, allowed, why, random_error=False):
-        self.inner, self.allowed, self.why, self.random_error = inner, allowed, why, random_error
+    def __init__(self, inner, check, random_error=False):
+        self.inner, self.check, self.random_error = inner, check, random_error
 
     def tensor_created(self, tensor, node, op, inputs):
         if self.inner is not None:
@@ -722,8 +769,9 @@ class _OpWatch(_observer.Observer):
                     "random numbers for each row of the Jacobian, which gradplay's one run of "
                     "the function cannot reproduce")
             return
-        if op not in self.allowed:
-            raise RuntimeError(self.why.format(op=op))
+        refused = self.check(op, inputs)
+        if refused:
+            raise RuntimeError(refused)
 
     def backward_begin(self, *args):
         if self.inner is not None:
@@ -734,12 +782,6 @@ for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace"
                "grad_assigned", "warning", "backward_end"):
     setattr(_OpWatch, _event, _pass_on(_event))
 
-_REV_WHY = ("jacrev: gradplay computes the Jacobian one row at a time, and the backward of {op} "
-            "over torch's batch of rows can round differently, so it is not supported under "
-            "jacrev here; use torch.func.vjp with one cotangent at a time instead")
-_FWD_WHY = ("{api}: gradplay has no forward-mode AD and differentiates a vector-Jacobian product "
-            "instead, which for {op} can round differently from torch's forward-mode formula, so "
-            "it is not supported under {api} here; use jacrev or vjp instead")
 _GRAPH_WHY = ("{api}: an input (or a tensor the function reads) requires grad, and the graph "
               "torch gives the result comes from its batched {how}, which gradplay does not "
               "reproduce; detach it, or differentiate the result with torch.func.grad instead")
@@ -806,7 +848,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             raise RuntimeError(HOOKS_ERROR)
         diff = _slice_argnums(args, argnums)
         watch = _watched(lambda *d: func(*_replace_argnums(args, argnums, d)),
-                         lambda inner: _OpWatch(inner, _ROW_EXACT, _REV_WHY))
+                         lambda inner: _OpWatch(inner, _rev_check))
         got = vjp(watch, *diff, has_aux=has_aux)
         output, vjp_fn = got[0], got[1]
         out_flat, out_spec = _flatten(output)
@@ -843,13 +885,26 @@ def _stacked(column, like):
 JVP_STR = "jvp(f, primals, tangents)"
 
 
+@contextmanager
+def _no_saved_hooks():
+    """torch's forward mode saves nothing for backward, so the saved_tensors_hooks around a jvp
+    never run; the trick's own graph must not call them either."""
+    outer, saved_hooks.stack = saved_hooks.stack, []
+    try:
+        yield
+    finally:
+        saved_hooks.stack = outer
+
+
 class _Pushforward:
     """func run once on stand-ins for the primals; tangent(ts) gives J t for tangents ts by
     differentiating u -> J^T u with respect to u (create_graph on the first derivative)."""
 
     def __init__(self, api, call, flat_primals, has_aux, strict, randomness="error"):
-        if saved_hooks.stack:
-            raise RuntimeError(HOOKS_ERROR)
+        with _no_saved_hooks():
+            self._run(api, call, flat_primals, has_aux, strict, randomness)
+
+    def _run(self, api, call, flat_primals, has_aux, strict, randomness):
         for p in flat_primals:
             if isinstance(p, Tensor) and not p.dtype.is_floating_point:
                 raise ValueError(f"Expected primal to be floating point or complex, but got: "
@@ -858,11 +913,10 @@ class _Pushforward:
         self.outer_grad = grad_mode.is_grad_enabled()
         self.level = level = _Level()
         random_error = {"error": True, "same": False, "different": None}[randomness]
-        why = _FWD_WHY.replace("{api}", api)
         with grad_mode.enable_grad():
             self.stand_ins = [level.stand_in(p) for p in flat_primals]
-            with _inside(), _observer.observe(_OpWatch(_observer.state.observer, _ROW_EXACT,
-                                                       why, random_error)):
+            with _inside(), _observer.observe(_OpWatch(_observer.state.observer,
+                                                       _fwd_check(api), random_error)):
                 output = call(self.stand_ins)
             self.aux = None
             if has_aux:
@@ -891,6 +945,10 @@ class _Pushforward:
 
     def tangent(self, flat_tangents):
         """The output tangents (J t, one per output) for one tangent per primal."""
+        with _no_saved_hooks():
+            return self._tangent(flat_tangents)
+
+    def _tangent(self, flat_tangents):
         for p, t in zip(self.stand_ins, flat_tangents):
             if tuple(p.shape) != tuple(t.shape):
                 raise RuntimeError(
@@ -1012,9 +1070,3 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         return (jac, aux) if has_aux else jac
 
     return Transformed(func, run)
-
-
-def hessian(func, argnums=0):
-    """jacfwd(jacrev(func, argnums), argnums): the second derivatives, shaped
-    output.shape + input.shape + input.shape."""
-    return Transformed(func, jacfwd(jacrev(func, argnums), argnums)._run)
