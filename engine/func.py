@@ -1034,17 +1034,13 @@ def _treespec_repr(spec) -> str:
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func with respect to the argnums inputs, as torch's forward mode gives
     it (see the section's opening comment): output.shape + input.shape per output and input."""
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
-                           f"'same'. Got {randomness}")
-
     def run(*args):
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', "
+                               f"or 'same'. Got {randomness}")
         diff = _slice_argnums(args, argnums)
         flat_primals, prim_spec = _flatten(diff)
         numels = [p.numel() for p in flat_primals]
-        if sum(numels) == 0:  # torch's vmap over an empty basis selects its row 0
-            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
-                             "dimension 0")
         push = _Pushforward("jacfwd", lambda s: func(*_replace_argnums(
             args, argnums, _unflatten(s, prim_spec))), flat_primals, has_aux, False, randomness)
         shapes = [tuple(p.shape) for p in flat_primals]
