@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
+from . import batched_reads as _batched_reads
 from . import creation
 from . import observer as _observer
 from .autograd import grad_mode
@@ -101,6 +102,27 @@ class Transformed:
 
     def __repr__(self) -> str:
         return f"<function {self.__qualname__} at {hex(id(self))}>"
+
+
+class _Nesting(threading.local):
+    """The transforms whose functions are running, innermost last ("vmap" or "grad" for the
+    differentiating ones): a nested result may keep a graph, and torch's vmap words its
+    refusal of .item() otherwise inside a differentiating transform."""
+
+    def __init__(self):
+        self.kinds: list = []
+
+
+_nesting = _Nesting()
+
+
+@contextmanager
+def _inside(kind="grad"):
+    _nesting.kinds.append(kind)
+    try:
+        yield
+    finally:
+        _nesting.kinds.pop()
 
 
 # -- argnums --------------------------------------------------------------------------------------
@@ -443,10 +465,20 @@ class _VmapWatch(_observer.Observer):
         self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
+        # the tensors that hold a sample (torch's batched tensors), and references keeping
+        # their ids from being reused while vmap runs
+        self.batched: set = set()
+        self.kept: list = []
+
+    def mark(self, tensor):
+        self.batched.add(id(tensor))
+        self.kept.append(tensor)
 
     def tensor_created(self, tensor, node, op, inputs):
         if self.inner is not None:
             self.inner.tensor_created(tensor, node, op, inputs)
+        if any(id(t) in self.batched for t in inputs):
+            self.mark(tensor)
         if op in _RANDOM:
             raise RuntimeError(RANDOM_ERROR)
         if op not in self.allowed:
@@ -557,10 +589,40 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
                            "once per sample, and with no sample the result's shape is unknown")
     per_sample = []
     watch = _VmapWatch(_observer.state.observer, rows)
-    with _observer.observe(watch), _inside():
-        for i in range(batch):
-            leaves = [a if m is None else m[0].select(m[1], i) for a, m in zip(flat_args, moved)]
-            per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
+    outer_check = _batched_reads.state.check
+
+    level = len(_nesting.kinds)
+
+    def check(tensor, message):
+        if id(tensor) in watch.batched:
+            if "grad" in _nesting.kinds[level:]:  # torch's wrapped tensors say it otherwise
+                message = _batched_reads.UNDER_GRAD_ERROR
+            raise RuntimeError(message)
+        if outer_check is not None:
+            outer_check(tensor, message)
+
+    outer_derive = _batched_reads.derivation.derive
+
+    def derive(out, inputs):
+        if any(id(t) in watch.batched for t in inputs):
+            watch.mark(out)
+        if outer_derive is not None:
+            outer_derive(out, inputs)
+
+    _batched_reads.state.check = check
+    _batched_reads.derivation.derive = derive
+    try:
+        with _observer.observe(watch), _inside("vmap"):
+            for i in range(batch):
+                leaves = [a if m is None else m[0].select(m[1], i)
+                          for a, m in zip(flat_args, moved)]
+                for leaf, m in zip(leaves, moved):
+                    if m is not None:
+                        watch.mark(leaf)
+                per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
+    finally:
+        _batched_reads.state.check = outer_check
+        _batched_reads.derivation.derive = outer_derive
     return _stack_outputs(name, per_sample, out_dims)
 
 
@@ -734,22 +796,6 @@ def _fwd_check(api):
     return check
 
 
-class _Nesting(threading.local):
-    depth = 0  # how many transforms' functions are running (a nested result may keep a graph)
-
-
-_nesting = _Nesting()
-
-
-@contextmanager
-def _inside():
-    _nesting.depth += 1
-    try:
-        yield
-    finally:
-        _nesting.depth -= 1
-
-
 class _OpWatch(_observer.Observer):
     """Refuses each operation `check` turns down while the function runs (passing every event
     on to the observer that was installed)."""
@@ -796,7 +842,7 @@ def _watched(func, watch_of):
 
 
 def _check_no_graph(api, how, tensors) -> None:
-    if _nesting.depth == 0 and any(isinstance(t, Tensor) and t.requires_grad for t in tensors):
+    if not _nesting.kinds and any(isinstance(t, Tensor) and t.requires_grad for t in tensors):
         raise RuntimeError(_GRAPH_WHY.format(api=api, how=how))
 
 

@@ -264,6 +264,25 @@ def func_vmap(torch, rec):
     rec.raises("out_dims out of range", lambda: F.vmap(lambda r: r.sum(), out_dims=1)(b))
 
 
+def func_vmap_python_reads(torch, rec):
+    F = torch.func
+    b = _batch(torch, 3, 4)
+    w = torch.tensor([0.5, 2.0, -1.0, 1.0])
+    rec.raises("item", lambda: F.vmap(lambda r: r.sum().item())(b))
+    rec.raises("float", lambda: F.vmap(lambda r: r * float(r.sum()))(b))
+    rec.raises("int", lambda: F.vmap(lambda r: r * int(r.amax()))(b))
+    rec.raises("format", lambda: F.vmap(lambda r: f"{r.sum():.2f}")(b))
+    rec.raises("index a list", lambda: F.vmap(lambda r: r * [1, 2][(r.sum() > 0).long()])(b))
+    rec.raises("bool", lambda: F.vmap(lambda r: r * bool(r.sum() > 0))(b))
+    rec.raises("if", lambda: F.vmap(lambda r: r if (r > 0).any() else -r)(b))
+    rec.raises("after detach", lambda: F.vmap(lambda r: r * r.detach().sum().item())(b))
+    rec.raises("under grad", lambda: F.vmap(F.grad(lambda r: r.sum() * r.sum().item()))(b))
+    rec.raises("nested vmap", lambda: F.vmap(lambda r: F.vmap(lambda s: s * r.sum().item())(r))(b))
+    # a tensor that holds no sample may be read
+    rec.value("closure item", F.vmap(lambda r: r * w.sum().item())(b))
+    rec.value("closure if", F.vmap(lambda r: r * 2 if (w > 0).any() else r)(b))
+
+
 def func_functional_call(torch, rec):
     F = torch.func
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
