@@ -289,3 +289,16 @@ def test_numpy_fma_from_many_threads():
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(run, range(8)))
+
+
+def test_numpy_fma_is_exact_in_small_pieces():
+    """Arrays of 1 to 70 elements (a few elements take other paths than many)."""
+    rng = np.random.default_rng(RNG_SEED + 70)
+    triples = _midpoint_triples(rng, 60) + _special_triples()[::5]
+    a, b, c = _columns(triples)
+    i = 0
+    for n in list(range(1, 71)) * 3:
+        if i + n > len(triples):
+            i = 0
+        _check(N.fma(a[i:i + n], b[i:i + n], c[i:i + n]), triples[i:i + n], f"size {n}: ")
+        i += n

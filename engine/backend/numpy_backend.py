@@ -8,6 +8,7 @@ functions with the same meaning, so the engine never needs to know which one it 
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 import threading as _threading
 
 import numpy as np
@@ -212,6 +213,28 @@ def _in_doubt(s, bits, out):
     return tiny if tiny is not None and len(tiny) else None
 
 
+_FEW = 32  # up to this many sums, _few_in_doubt answers first (at 64 it costs as numpy's calls)
+_LANES = {}  # n: the masks of _few_in_doubt, each repeated over n 64-bit lanes
+
+
+def _few_in_doubt(s) -> bool:
+    """Whether some of a few float64 sums may round wrong (as _in_doubt, zero sums included),
+    on one Python integer holding all their bits: for a few elements numpy's per-call cost is
+    most of the work. Per 64-bit lane: the low 29 bits xor a midpoint's are zero only at a
+    midpoint, and adding 2**29 - 1 carries into bit 29 unless they are; the exponent field plus
+    2048 - 897 carries into bit 63 unless the sum is below 2**-126 (or zero). No carry crosses
+    into the next lane."""
+    masks = _LANES.get(s.size)
+    if masks is None:
+        masks = _LANES[s.size] = tuple(
+            int.from_bytes(np.full(s.size, v, np.uint64).tobytes(), _sys.byteorder)
+            for v in (0x1FFFFFFF, 0x10000000, 0x20000000, 0x7FF << 52, 1151 << 52, 1 << 63))
+    low, midpoint, bit29, exponent, lift, bit63 = masks
+    x = int.from_bytes(s.tobytes(), _sys.byteorder)
+    return (((x & low) ^ midpoint) + low) & bit29 != bit29 or \
+        ((x & exponent) + lift) & bit63 != bit63
+
+
 def _settle32(a, b, c, out, k) -> None:
     """Redo exactly the elements k of out (1-d, float32). a, b, c: 1-d float32 arrays like out,
     or one value (a float)."""
@@ -244,7 +267,10 @@ def _fma32_small(a, b, c):
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)  # in the layout numpy gave s (the operands': F for transposes)
-    k = _in_doubt(s, s.view(np.int64), out) if out.size else None
+    n = out.size
+    if not n or n <= _FEW and not _few_in_doubt(s):
+        return out
+    k = _in_doubt(s, s.view(np.int64), out)
     if k is not None:
         shape = out.shape
         flat = out.reshape(-1)  # a copy unless out is in C order: written back below
