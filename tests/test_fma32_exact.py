@@ -198,7 +198,8 @@ def test_pure_fma_is_exact():
     _check(np.array(P.tolist(P.fma(*cols)), np.float32), triples)
 
 
-@pytest.mark.parametrize("n", [4095, 4096, 4097, 131071, 131073, 262145])
+@pytest.mark.parametrize("n", [N._FMA_SMALL, N._FMA_SMALL + 1, N._FMA_CHUNK - 1,
+                               N._FMA_CHUNK + 1, 2 * N._FMA_CHUNK + 1])
 def test_numpy_fma_is_exact_across_chunks(n):
     """Hard triples tiled over an array long enough to be done in several chunks (and one just
     under or over the size done whole), shifted so that they fall on chunk boundaries."""
@@ -232,7 +233,8 @@ def _assert_tiled(got, want, what):
     ((5, 7), (), (5, 7)), ((5, 7), (5, 7), ()), ((), (5, 7), (5, 7)), ((), (), (5, 7)),
     ((5, 1), (1, 7), (5, 7)), ((7,), (5, 1), (1,)), ((1, 1, 7), (5, 7), (1,)),
     ((1,), (), ()), ((), (), ()), ((3, 1, 2), (4, 1), (1, 4, 2)), ((0, 3), (), (3,)),
-    ((4100,), (), (4100,)), ((70, 60), (60,), ()), ((2, 70, 60), (1, 60), (70, 1)),
+    ((N._FMA_SMALL + 4,), (), (N._FMA_SMALL + 4,)), ((100, 90), (90,), ()),
+    ((2, 70, 60), (1, 60), (70, 1)),
 ])
 def test_numpy_fma_broadcasts(pattern):
     """Every operand of every shape pattern holds hard values; each element is checked."""

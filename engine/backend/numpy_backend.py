@@ -177,13 +177,15 @@ def _fma_float64(a, b, c):
 # unless the float64 sum landed exactly on a float32 rounding midpoint (its low 29 mantissa
 # bits 1000...0) or among float32's subnormals (below 2**-126), whose midpoints lie elsewhere.
 # Those few elements are settled with the sum's exact error. (Written for speed: every
-# optimizer step of every parameter comes here.) The work goes in chunks through one float64
-# buffer kept per thread, so it stays in cache and costs no page faults (whole-array float64
-# temporaries of a weight made glibc map and unmap fresh pages on every call); every numpy
-# call writes in place, which costs about half of writing to another buffer, and float32
-# operands are widened by a copy (numpy's mixed float32-float64 loops buffer and cast, slower).
+# optimizer step of every parameter comes here; bench/bench_fma.py measures it.) Big operands
+# go in chunks through one float64 buffer kept per thread, which costs no page faults
+# (whole-array float64 temporaries of a weight made glibc map fresh pages on every call, and
+# a page fault per 4 KiB cost more than the arithmetic); every numpy call there writes in
+# place, about half the cost of writing to another buffer. Small operands go whole, in the
+# fewest numpy calls, as numpy's per-call cost is most of their time.
 _FMA_CHUNK = 131072  # elements per pass at most (the float64 buffer is 1 MiB)
-_FMA_SMALL = 4096  # operands up to this size go whole, in fewer numpy calls
+_FMA_SMALL = 8192  # operands up to this size go whole, in fewer numpy calls (float64
+# temporaries of 64 KiB: glibc takes them from its heap, not fresh pages as from 128 KiB up)
 _MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the least int64
 _SHIFT = np.array(35)  # (a 0-dim array: numpy converts a Python int on every call)
 _TINY32 = 0x00800000  # 2**-126's float32 bits
