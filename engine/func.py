@@ -33,8 +33,8 @@ from .autograd.api import grad as _autograd_grad
 from .autograd.graph import AccumulateGrad, saved_hooks
 from .tensor import Tensor
 
-__all__ = ["functional_call", "grad", "grad_and_value", "jacfwd", "jacrev", "jvp", "vjp",
-           "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "jacfwd", "jacrev", "jvp", "linearize",
+           "vjp", "vmap"]
 
 # -- pytrees: the nests of tuples, lists and dicts torch's transforms accept ----------------------
 
@@ -800,26 +800,25 @@ class _OpWatch(_observer.Observer):
     """Refuses each operation `check` turns down while the function runs (passing every event
     on to the observer that was installed)."""
 
-    def __init__(self, inner, check, random_error=False):
+    def __init__(self, inner, check, random_error=None, no_backward=None):
+        # random_error: the refusal of a random operation (None: random numbers are drawn)
         self.inner, self.check, self.random_error = inner, check, random_error
+        self.no_backward = no_backward  # the refusal of a gradient taken inside the function
 
     def tensor_created(self, tensor, node, op, inputs):
         if self.inner is not None:
             self.inner.tensor_created(tensor, node, op, inputs)
         if op in _RANDOM:
             if self.random_error:
-                raise RuntimeError(RANDOM_ERROR)
-            if self.random_error is None:
-                raise RuntimeError(
-                    "jacfwd: randomness='different' is not supported here: torch draws other "
-                    "random numbers for each row of the Jacobian, which gradplay's one run of "
-                    "the function cannot reproduce")
+                raise RuntimeError(self.random_error)
             return
         refused = self.check(op, inputs)
         if refused:
             raise RuntimeError(refused)
 
     def backward_begin(self, *args):
+        if self.no_backward:
+            raise RuntimeError(self.no_backward)
         if self.inner is not None:
             self.inner.backward_begin(*args)
 
@@ -828,6 +827,25 @@ for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace"
                "grad_assigned", "warning", "backward_end"):
     setattr(_OpWatch, _event, _pass_on(_event))
 
+# second derivatives through the trick: torch runs forward mode over reverse mode (or reverse
+# over forward), whose formulas round differently from the trick's third pass (measured: most
+# random compositions of products and powers differ from torch's hessian in value)
+_SECOND_ORDER = ("{api}: gradplay has no forward-mode AD, and {api} with {inside} would take "
+                 "second derivatives that round differently from torch's forward mode, so it is "
+                 "not supported here; use jacrev (or grad and vjp) for both derivatives")
+# and through per-row reverse mode: torch's reverse mode over its batched backward (or its
+# batched backward of a gradient) put other signs on zeros and, after sums and the largest
+# element, other last bits (measured on random compositions of exactly rounded steps)
+_REV_SECOND_ORDER = ("jacrev: a second derivative through gradplay's one-row-at-a-time jacrev "
+                     "(a gradient taken inside the function, or its result differentiated again) "
+                     "can differ from torch's batched one in the sign of a zero or the last bit, "
+                     "so it is not supported here")
+_DIFFERENT_DRAWS = ("jacfwd: randomness='different' is not supported here: torch draws other "
+                    "random numbers for each row of the Jacobian, which gradplay's one run of the "
+                    "function cannot reproduce")
+_LINEARIZE_DRAWS = ("linearize: random numbers inside the function are not supported here: torch "
+                    "runs the function twice and traces it, drawing numbers gradplay's one run "
+                    "does not")
 _GRAPH_WHY = ("{api}: an input (or a tensor the function reads) requires grad, and the graph "
               "torch gives the result comes from its batched {how}, which gradplay does not "
               "reproduce; detach it, or differentiate the result with torch.func.grad instead")
@@ -894,7 +912,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             raise RuntimeError(HOOKS_ERROR)
         diff = _slice_argnums(args, argnums)
         watch = _watched(lambda *d: func(*_replace_argnums(args, argnums, d)),
-                         lambda inner: _OpWatch(inner, _rev_check))
+                         lambda inner: _OpWatch(inner, _rev_check, no_backward=_REV_SECOND_ORDER))
         got = vjp(watch, *diff, has_aux=has_aux)
         output, vjp_fn = got[0], got[1]
         out_flat, out_spec = _flatten(output)
@@ -911,7 +929,10 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 column = [rows[i][j] for i in range(start, start + _numel(shapes[k]))]
                 cells.append(_stacked(column, p).reshape((*shapes[k], *p.shape)))
             per_output.append(cells)
-        _check_no_graph("jacrev", "vjp", [c for cells in per_output for c in cells])
+        cells = [c for cells in per_output for c in cells]
+        if _nesting.kinds and any(c.requires_grad for c in cells):
+            raise RuntimeError(_REV_SECOND_ORDER)
+        _check_no_graph("jacrev", "vjp", cells)
         jac = [_unflatten(cells, prim_spec) for cells in per_output]
         if isinstance(argnums, int):
             jac = [j[0] for j in jac]
@@ -946,7 +967,7 @@ class _Pushforward:
     """func run once on stand-ins for the primals; tangent(ts) gives J t for tangents ts by
     differentiating u -> J^T u with respect to u (create_graph on the first derivative)."""
 
-    def __init__(self, api, call, flat_primals, has_aux, strict, randomness="error"):
+    def __init__(self, api, call, flat_primals, has_aux, strict, randomness="jvp"):
         with _no_saved_hooks():
             self._run(api, call, flat_primals, has_aux, strict, randomness)
 
@@ -958,11 +979,13 @@ class _Pushforward:
         self.api, self.strict = api, strict
         self.outer_grad = grad_mode.is_grad_enabled()
         self.level = level = _Level()
-        random_error = {"error": True, "same": False, "different": None}[randomness]
+        random_error = {"error": RANDOM_ERROR, "same": None, "different": _DIFFERENT_DRAWS,
+                        "jvp": None, "linearize": _LINEARIZE_DRAWS}[randomness]
         with grad_mode.enable_grad():
             self.stand_ins = [level.stand_in(p) for p in flat_primals]
-            with _inside(), _observer.observe(_OpWatch(_observer.state.observer,
-                                                       _fwd_check(api), random_error)):
+            watch = _OpWatch(_observer.state.observer, _fwd_check(api), random_error,
+                             _SECOND_ORDER.format(api=api, inside="a gradient inside it"))
+            with _inside(), _observer.observe(watch):
                 output = call(self.stand_ins)
             self.aux = None
             if has_aux:
@@ -980,6 +1003,9 @@ class _Pushforward:
                     raise RuntimeError(f"{JVP_STR}: expected f(*primals) to return only "
                                        f"tensors, got unsupported type {type(o)}")
             self.keep = self.outer_grad and level.reaches_outside(out)
+            if self.keep and _nesting.kinds:
+                raise RuntimeError(_SECOND_ORDER.format(
+                    api=api, inside="its result differentiated by an enclosing transform"))
             self.diff = [k for k, o in enumerate(out)
                          if o.requires_grad and o.dtype.is_floating_point]
             self.us = [creation.zeros_like(out[k]).requires_grad_() for k in self.diff]
@@ -1112,3 +1138,33 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         return (jac, aux) if has_aux else jac
 
     return Transformed(func, run)
+
+
+def linearize(func, *primals):
+    """(func(*primals), jvp_fn): jvp_fn(*tangents) gives the Jacobian-vector product at the
+    primals, as jvp would (torch traces the function once for it; here it runs once)."""
+    for p in primals:
+        if not isinstance(p, Tensor):
+            raise AttributeError(f"'{type(p).__name__}' object has no attribute 'new_empty'")
+    flat_primals, primals_spec = _flatten(primals)
+    push = _Pushforward("linearize", lambda s: func(*_unflatten(s, primals_spec)), flat_primals,
+                        False, False, "linearize")
+    output = _unflatten(push.outputs(), push.out_spec)
+    _check_no_graph("linearize", "forward-mode AD", push.outputs())
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = _flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {_treespec_repr(tangents_spec)} to have "
+                               f"the same argspec as the primals {_treespec_repr(primals_spec)}")
+        for i, (t, p) in enumerate(zip(flat_tangents, flat_primals)):
+            for what, mine, theirs in (("shape", t.shape, p.shape), ("dtype", t.dtype, p.dtype)):
+                if mine != theirs:
+                    raise RuntimeError(f"tangent:{i} with {what} {mine} in flattened pytree "
+                                       f"doesn't match the {what} {theirs} of the corresponding "
+                                       "primal.")
+        found = push.tangent(flat_tangents)
+        _check_no_graph("linearize", "forward-mode AD", found)
+        return _unflatten(found, push.out_spec)
+
+    return output, Transformed(jvp_fn, jvp_fn, "linearize.<locals>.jvp_fn")

@@ -246,9 +246,12 @@ def _compose(steps, names):
 
 
 def _transform(module, api, f, tangent):
+    F = module.func
     if api == "jvp":
-        return lambda x: module.func.jvp(lambda a: f(module, a), (x,), (tangent,))
-    return getattr(module.func, api)(lambda a: f(module, a))
+        return lambda x: F.jvp(lambda a: f(module, a), (x,), (tangent,))
+    if api == "linearize":
+        return lambda x: F.linearize(lambda a: f(module, a), x)[1](tangent)
+    return getattr(F, api)(lambda a: f(module, a))
 
 
 def _to_engine(x):
@@ -257,13 +260,13 @@ def _to_engine(x):
 
 @pytest.mark.skipif(real_torch is None, reason="compares with torch 2.13 live")
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("api", ["jacrev", "jacfwd", "jvp"])
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd", "jvp", "linearize"])
 def test_jacobians_of_exact_steps_are_torchs_bits(api, dtype):
     """Random compositions of steps the engine computes as torch does: jacrev, jacfwd and jvp
     give torch's numbers bit for bit (also the sign of each zero), on many inputs and shapes."""
     import random
 
-    steps = dict(EXACT_STEPS, **(REVERSE_STEPS if api == "jacrev" else {}))
+    steps = dict(EXACT_STEPS, **(REVERSE_STEPS if api.startswith("jacrev") else {}))
     rng = random.Random(f"{api}-{dtype}")
     for trial in range(30):
         names = rng.sample(sorted(steps), 3)
@@ -379,12 +382,32 @@ def test_jacobians_refuse_a_result_that_would_keep_a_graph():
     assert F.jacrev(lambda a: a * 2)(x).requires_grad is False
 
 
-def test_jacobians_nest_inside_grad_and_vmap():
-    x = engine.tensor([0.5, -1.0, 2.0])
-    g = F.grad(lambda a: (F.jacrev(lambda b: b * b * b)(a) * 2).sum())(x)
-    assert g.tolist() == [6.0, -12.0, 24.0]  # d/da of the sum of diag(3 a^2) * 2
+def test_jacobians_nest_inside_vmap_and_around_a_linear_part():
     rows = F.vmap(F.jacfwd(lambda b: b * b))(engine.tensor([[1.0, 2.0], [3.0, 4.0]]))
     assert rows.tolist() == [[[2.0, 0.0], [0.0, 4.0]], [[6.0, 0.0], [0.0, 8.0]]]
+    x = engine.tensor([0.5, -1.0, 2.0])
+    # a Jacobian that does not depend on the input has no second derivative to refuse
+    g = F.grad(lambda a: (F.jacrev(lambda b: b * 3 + a)(a) * a).sum())(x)
+    assert g.tolist() == [3.0, 3.0, 3.0]  # the sum of 3 * a, as torch
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda f: F.jacfwd(F.jacrev(f)), "jacfwd: gradplay has no forward-mode AD, and jacfwd "
+                                      "with a gradient inside it"),
+    (lambda f: F.jacrev(F.jacfwd(f)), "jacfwd: gradplay has no forward-mode AD, and jacfwd "
+                                      "with its result differentiated"),
+    (lambda f: F.jacrev(F.jacrev(f)), "jacrev: a second derivative"),
+    (lambda f: F.jacrev(F.grad(lambda a: f(a).sum())), "jacrev: a second derivative"),
+    (lambda f: F.grad(lambda a: F.jacrev(f)(a).sum()), "jacrev: a second derivative"),
+    (lambda f: F.grad(lambda a: F.jvp(f, (a,), (a,))[1].sum()), "jvp: gradplay has no "
+                                                                 "forward-mode AD, and jvp with"),
+])
+def test_second_derivatives_through_jacobians_are_refused(make, words):
+    """Measured: torch's forward mode over reverse mode (hessian), and its reverse mode over
+    its batched backward, round second derivatives otherwise than the engine's way."""
+    with pytest.raises(RuntimeError) as err:
+        make(lambda a: a * a * a)(engine.tensor([0.5, -1.0, 2.0]))
+    assert str(err.value).startswith(words)
 
 
 def test_jacfwd_randomness():
@@ -423,3 +446,23 @@ def test_a_program_takes_jacobians():
         "tensor([[2., 0.],\n        [0., 4.]])\n"
         "(tensor([[2., 0.],\n        [0., 3.]]), tensor([[1., 0.],\n        [0., 2.]]))\n"
         "(tensor([1., 8.]), tensor([ 3., 12.]))\n")
+
+
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd"])
+def test_jacobians_agree_with_central_differences(api):
+    """The finite-difference oracle, in float64: each column of the Jacobian is
+    (f(x + h e_j) - f(x - h e_j)) / 2h."""
+    def f(a):
+        return (a * a.flip(0)).sin() * 2 + a.exp() / 3
+
+    x = engine.tensor([0.3, -0.7, 1.1, 0.05], dtype=engine.float64)
+    jac = getattr(F, api)(f)(x)
+    h = 1e-6
+    for j in range(4):
+        step = engine.zeros(4, dtype=engine.float64)
+        step[j] = h
+        column = (f(x + step) - f(x - step)) / (2 * h)
+        assert engine.allclose(jac[:, j], column, rtol=1e-6, atol=1e-8)
+    tangent = engine.tensor([1.0, -2.0, 0.5, 3.0], dtype=engine.float64)
+    _, jt = F.jvp(f, (x,), (tangent,))
+    assert engine.allclose(jt, jac @ tangent, rtol=1e-12, atol=1e-12)
