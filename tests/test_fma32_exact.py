@@ -304,3 +304,30 @@ def test_numpy_fma_is_exact_in_small_pieces():
             i = 0
         _check(N.fma(a[i:i + n], b[i:i + n], c[i:i + n]), triples[i:i + n], f"size {n}: ")
         i += n
+
+
+def test_numpy_fma_matches_torch_on_many_ties():
+    """Live against torch (when it imports), in arrays done in more than one chunk: factors
+    with few significant bits put thousands of sums exactly on float32 ties (to even), and
+    the built near-ties above, tiled, are sums the float64 route rounds onto a tie. torch's
+    addcmul of float32 tensors of whole 16-wide blocks fuses every element, and add_ with
+    alpha rounds alpha * other + self once (its float32 alpha, as the engine passes)."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(RNG_SEED)
+    n = 16 * (N._FMA_CHUNK // 16 + 100)
+
+    def short():
+        return (rng.integers(-2 ** 12, 2 ** 12, n) * np.exp2(rng.integers(-30, 5, n))
+                ).astype(np.float32)
+
+    a, b, c = short(), short(), short()
+    hard = _columns(_midpoint_triples(rng, 40))
+    for col, h in zip((a, b, c), hard):  # every third element a built near-tie
+        col[::3] = np.resize(h, len(col[::3]))
+    s = a.astype(np.float64) * b + c
+    assert ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000).sum() > 1000  # ties to settle
+    want = torch.addcmul(torch.from_numpy(c), torch.from_numpy(a), torch.from_numpy(b))
+    _assert_tiled(N.fma(a, b, c), want.numpy(), "addcmul")
+    alpha = np.float32(-0.37)
+    want = torch.from_numpy(c.copy()).add_(torch.from_numpy(a), alpha=float(alpha))
+    _assert_tiled(N.fma(a, np.array(alpha), c), want.numpy(), "add_ with alpha")
