@@ -22,6 +22,10 @@ bits may then differ (docs/semantics.md lists both).
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
+from . import batched_reads as _batched_reads
 from . import creation
 from . import observer as _observer
 from .autograd import grad_mode
@@ -29,7 +33,8 @@ from .autograd.api import grad as _autograd_grad
 from .autograd.graph import AccumulateGrad, saved_hooks
 from .tensor import Tensor
 
-__all__ = ["functional_call", "grad", "grad_and_value", "vjp", "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "jacfwd", "jacrev", "jvp", "linearize",
+           "vjp", "vmap"]
 
 # -- pytrees: the nests of tuples, lists and dicts torch's transforms accept ----------------------
 
@@ -97,6 +102,27 @@ class Transformed:
 
     def __repr__(self) -> str:
         return f"<function {self.__qualname__} at {hex(id(self))}>"
+
+
+class _Nesting(threading.local):
+    """The transforms whose functions are running, innermost last ("vmap" or "grad" for the
+    differentiating ones): a nested result may keep a graph, and torch's vmap words its
+    refusal of .item() otherwise inside a differentiating transform."""
+
+    def __init__(self):
+        self.kinds: list = []
+
+
+_nesting = _Nesting()
+
+
+@contextmanager
+def _inside(kind="grad"):
+    _nesting.kinds.append(kind)
+    try:
+        yield
+    finally:
+        _nesting.kinds.pop()
 
 
 # -- argnums --------------------------------------------------------------------------------------
@@ -295,7 +321,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         else:
             for n, value in zip(nums, tree):
                 new_args[n] = value
-        output = func(*new_args, **kwargs)
+        with _inside():
+            output = func(*new_args, **kwargs)
         aux = None
         if has_aux:
             if not (isinstance(output, tuple) and len(output) == 2):
@@ -333,7 +360,8 @@ def vjp(func, *primals, has_aux=False):
     flat, spec = _flatten(primals)
     with grad_mode.enable_grad():
         stand_ins = [level.stand_in(x) for x in flat]
-        output = func(*_unflatten(stand_ins, spec))
+        with _inside():
+            output = func(*_unflatten(stand_ins, spec))
         aux = None
         if has_aux:
             if not (isinstance(output, tuple) and len(output) == 2):
@@ -437,10 +465,20 @@ class _VmapWatch(_observer.Observer):
         self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
+        # the tensors that hold a sample (torch's batched tensors), and references keeping
+        # their ids from being reused while vmap runs
+        self.batched: set = set()
+        self.kept: list = []
+
+    def mark(self, tensor):
+        self.batched.add(id(tensor))
+        self.kept.append(tensor)
 
     def tensor_created(self, tensor, node, op, inputs):
         if self.inner is not None:
             self.inner.tensor_created(tensor, node, op, inputs)
+        if any(id(t) in self.batched for t in inputs):
+            self.mark(tensor)
         if op in _RANDOM:
             raise RuntimeError(RANDOM_ERROR)
         if op not in self.allowed:
@@ -551,10 +589,40 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
                            "once per sample, and with no sample the result's shape is unknown")
     per_sample = []
     watch = _VmapWatch(_observer.state.observer, rows)
-    with _observer.observe(watch):
-        for i in range(batch):
-            leaves = [a if m is None else m[0].select(m[1], i) for a, m in zip(flat_args, moved)]
-            per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
+    outer_check = _batched_reads.state.check
+
+    level = len(_nesting.kinds)
+
+    def check(tensor, message):
+        if id(tensor) in watch.batched:
+            if "grad" in _nesting.kinds[level:]:  # torch's wrapped tensors say it otherwise
+                message = _batched_reads.UNDER_GRAD_ERROR
+            raise RuntimeError(message)
+        if outer_check is not None:
+            outer_check(tensor, message)
+
+    outer_derive = _batched_reads.derivation.derive
+
+    def derive(out, inputs):
+        if any(id(t) in watch.batched for t in inputs):
+            watch.mark(out)
+        if outer_derive is not None:
+            outer_derive(out, inputs)
+
+    _batched_reads.state.check = check
+    _batched_reads.derivation.derive = derive
+    try:
+        with _observer.observe(watch), _inside("vmap"):
+            for i in range(batch):
+                leaves = [a if m is None else m[0].select(m[1], i)
+                          for a, m in zip(flat_args, moved)]
+                for leaf, m in zip(leaves, moved):
+                    if m is not None:
+                        watch.mark(leaf)
+                per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
+    finally:
+        _batched_reads.state.check = outer_check
+        _batched_reads.derivation.derive = outer_derive
     return _stack_outputs(name, per_sample, out_dims)
 
 
@@ -660,3 +728,443 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 
 
 _ABSENT = object()
+
+
+# -- jacrev, jacfwd and jvp ----------------------------------------------------------------------
+#
+# torch computes jacrev as vmap over vjp_fn of the standard basis, and jvp and jacfwd with
+# forward-mode AD (dual numbers), jacfwd vmapped over the basis. The engine has no forward mode:
+# - jacrev runs the function once and vjp_fn once per row of the basis, which is torch's
+#   per-row result; torch's batched backward gives the same bits where the backward formulas
+#   are elementwise or only move values (and matrix products up to the last bit, as vmap);
+# - jvp differentiates the vector-Jacobian product u -> J^T u with respect to u (the "double
+#   backward trick"): the transpose of the transpose runs the same chain of local derivatives in
+#   the order forward mode does, which gives forward mode's bits where the engine's derivative
+#   formulas round as torch's tangent formulas do (checked op by op against torch 2.13 in
+#   tests/test_func.py); jacfwd runs the function once and that second derivative once per row.
+# Both watch the operations the function runs and refuse the others, as vmap does.
+# hessian is absent: torch's is forward mode over its batched reverse mode, and the trick over
+# per-row reverse mode rounds the second derivatives of even products and powers differently
+# (most random compositions differed from torch's hessian in value, in float32 and float64).
+
+# What jacrev accepts: operations whose backward over torch's batch of basis rows gives each row
+# what the per-row backward gives (torch's batched jacrev against its own per-row vjp: equal
+# bits over random inputs and compositions, except gelu and silu, whose vectorised backward
+# kernels round a batch another way; matrix products up to the last bit, as under vmap).
+_REV_EXACT = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX | _ROW_REDUCTIONS) - frozenset(
+    f"{name}Backward{k}" for name in ("Gelu", "Silu") for k in range(3))
+# What jvp and jacfwd accept: operations whose tangent by the double-backward trick is torch's
+# forward-mode tangent, measured the same way (torch's jvp against the trick run in torch).
+# Not these: sums, means and the largest element (torch's tangent formula reduces in another
+# order or shares ties another way), and the ops whose tangent formula is written otherwise
+# than their backward (atan2, hypot, lerp, xlogy, maximum/minimum, exp2, gelu, silu).
+_FWD_EXACT = (_ELEMENTWISE | _MOVES | _MATRIX) - frozenset(
+    f"{name}Backward{k}" for name in ("Atan2", "Hypot", "Lerp", "Xlogy", "Maximum", "Minimum",
+                                      "Exp2", "Gelu", "Silu") for k in range(3))
+# forward mode adds an op's tangents from two inputs in its own formula; the trick adds them
+# where the gradients meet, so the sum (and the sign of a zero) agree only for these
+_FWD_TWO_INPUTS = frozenset(f"{name}Backward{k}" for name in ("Add", "Sub", "Mul")
+                            for k in range(3))
+# a divisor or an exponent that depends on the primals: torch's tangent formula is another
+_FWD_SECOND_INPUT_CONSTANT = frozenset(("DivBackward0", "PowBackward1"))
+
+
+def _rev_check(op, inputs):
+    if op not in _REV_EXACT:
+        return (f"jacrev: gradplay computes the Jacobian one row at a time, and the backward "
+                f"of {op} over torch's batch of rows can round differently, so it is not "
+                "supported under jacrev here; use torch.func.vjp one cotangent at a time")
+    return None
+
+
+def _fwd_check(api):
+    def check(op, inputs):
+        diff = [isinstance(t, Tensor) and t.requires_grad for t in inputs]
+        if op not in _FWD_EXACT:
+            how = ""
+        elif sum(diff) > 1 and op not in _FWD_TWO_INPUTS:
+            how = " with more than one input that depends on the primals"
+        elif op in _FWD_SECOND_INPUT_CONSTANT and len(diff) > 1 and diff[1]:
+            how = " with a second input that depends on the primals"
+        else:
+            return None
+        return (f"{api}: gradplay has no forward-mode AD and differentiates a vector-Jacobian "
+                f"product instead, which for {op}{how} can round differently from torch's "
+                f"forward-mode formula, so it is not supported under {api} here; use jacrev or "
+                "vjp instead")
+
+    return check
+
+
+class _OpWatch(_observer.Observer):
+    """Refuses each operation `check` turns down while the function runs (passing every event
+    on to the observer that was installed)."""
+
+    def __init__(self, inner, check, random_error=None, no_backward=None):
+        # random_error: the refusal of a random operation (None: random numbers are drawn)
+        self.inner, self.check, self.random_error = inner, check, random_error
+        self.no_backward = no_backward  # the refusal of a gradient taken inside the function
+
+    def tensor_created(self, tensor, node, op, inputs):
+        if self.inner is not None:
+            self.inner.tensor_created(tensor, node, op, inputs)
+        if op in _RANDOM:
+            if self.random_error:
+                raise RuntimeError(self.random_error)
+            return
+        refused = self.check(op, inputs)
+        if refused:
+            raise RuntimeError(refused)
+
+    def backward_begin(self, *args):
+        if self.no_backward:
+            raise RuntimeError(self.no_backward)
+        if self.inner is not None:
+            self.inner.backward_begin(*args)
+
+
+for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace",
+               "grad_assigned", "warning", "backward_end"):
+    setattr(_OpWatch, _event, _pass_on(_event))
+
+# second derivatives through the trick: torch runs forward mode over reverse mode (or reverse
+# over forward), whose formulas round differently from the trick's third pass (measured: most
+# random compositions of products and powers differ from torch's hessian in value)
+_SECOND_ORDER = ("{api}: gradplay has no forward-mode AD, and {api} with {inside} would take "
+                 "second derivatives that round differently from torch's forward mode, so it is "
+                 "not supported here; use jacrev (or grad and vjp) for both derivatives")
+# and through per-row reverse mode: torch's reverse mode over its batched backward (or its
+# batched backward of a gradient) put other signs on zeros and, after sums and the largest
+# element, other last bits (measured on random compositions of exactly rounded steps)
+_REV_SECOND_ORDER = ("jacrev: a second derivative through gradplay's one-row-at-a-time jacrev "
+                     "(a gradient taken inside the function, or its result differentiated again) "
+                     "can differ from torch's batched one in the sign of a zero or the last bit, "
+                     "so it is not supported here")
+_DIFFERENT_DRAWS = ("jacfwd: randomness='different' is not supported here: torch draws other "
+                    "random numbers for each row of the Jacobian, which gradplay's one run of the "
+                    "function cannot reproduce")
+_LINEARIZE_DRAWS = ("linearize: random numbers inside the function are not supported here: torch "
+                    "runs the function twice and traces it, drawing numbers gradplay's one run "
+                    "does not")
+_GRAPH_WHY = ("{api}: an input (or a tensor the function reads) requires grad, and the graph "
+              "torch gives the result comes from its batched {how}, which gradplay does not "
+              "reproduce; detach it, or differentiate the result with torch.func.grad instead")
+
+
+def _watched(func, watch_of):
+    def run(*args, **kwargs):
+        with _observer.observe(watch_of(_observer.state.observer)):
+            return func(*args, **kwargs)
+
+    return run
+
+
+def _check_no_graph(api, how, tensors) -> None:
+    if not _nesting.kinds and any(isinstance(t, Tensor) and t.requires_grad for t in tensors):
+        raise RuntimeError(_GRAPH_WHY.format(api=api, how=how))
+
+
+def _slice_argnums(args, argnums):
+    """torch's _slice_argnums(as_tuple=True): the differentiated arguments as a tuple."""
+    if not isinstance(argnums, int) and not isinstance(argnums, tuple):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    nums = _wrap_argnums(argnums, len(args))
+    return (args[nums],) if isinstance(nums, int) else tuple(args[n] for n in nums)
+
+
+def _replace_argnums(args, argnums, values):
+    new = list(args)
+    nums = _wrap_argnums(argnums, len(args))
+    for n, v in zip((nums,) if isinstance(nums, int) else nums, values):
+        new[n] = v
+    return new
+
+
+def _one_hot(i, shapes, dtypes):
+    """Row i of the standard basis over tensors of these shapes, one tensor per shape."""
+    rows, start = [], 0
+    with grad_mode.no_grad():
+        for shape, dt in zip(shapes, dtypes):
+            n = _numel(shape)
+            row = creation.zeros(n, dtype=dt)
+            if start <= i < start + n:
+                row[i - start] = 1
+            rows.append(row.reshape(tuple(shape)))
+            start += n
+    return rows
+
+
+def _numel(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """The Jacobian of func with respect to the argnums inputs, by reverse mode: for each
+    output, a tensor of shape output.shape + input.shape (nested as torch nests them)."""
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    def run(*args):
+        if saved_hooks.stack:
+            raise RuntimeError(HOOKS_ERROR)
+        diff = _slice_argnums(args, argnums)
+        watch = _watched(lambda *d: func(*_replace_argnums(args, argnums, d)),
+                         lambda inner: _OpWatch(inner, _rev_check, no_backward=_REV_SECOND_ORDER))
+        got = vjp(watch, *diff, has_aux=has_aux)
+        output, vjp_fn = got[0], got[1]
+        out_flat, out_spec = _flatten(output)
+        prim_flat, prim_spec = _flatten(diff)
+        shapes = [tuple(o.shape) for o in out_flat]
+        total = sum(_numel(s) for s in shapes)
+        rows = [_flatten(vjp_fn(_unflatten(_one_hot(i, shapes, [o.dtype for o in out_flat]),
+                                           out_spec)))[0] for i in range(total)]
+        per_output = []
+        for k in range(len(out_flat)):
+            start = sum(_numel(s) for s in shapes[:k])
+            cells = []
+            for j, p in enumerate(prim_flat):
+                column = [rows[i][j] for i in range(start, start + _numel(shapes[k]))]
+                cells.append(_stacked(column, p).reshape((*shapes[k], *p.shape)))
+            per_output.append(cells)
+        cells = [c for cells in per_output for c in cells]
+        if _nesting.kinds and any(c.requires_grad for c in cells):
+            raise RuntimeError(_REV_SECOND_ORDER)
+        _check_no_graph("jacrev", "vjp", cells)
+        jac = [_unflatten(cells, prim_spec) for cells in per_output]
+        if isinstance(argnums, int):
+            jac = [j[0] for j in jac]
+        jac = _unflatten(jac, out_spec)
+        return (jac, got[2]) if has_aux else jac
+
+    return Transformed(func, run)
+
+
+def _stacked(column, like):
+    """The rows stacked along a new dim 0 (an empty column: a (0, *shape) tensor)."""
+    if column:
+        return _stack(column, 0)
+    return creation.zeros(0, *like.shape, dtype=like.dtype)
+
+
+JVP_STR = "jvp(f, primals, tangents)"
+
+
+@contextmanager
+def _no_saved_hooks():
+    """torch's forward mode saves nothing for backward, so the saved_tensors_hooks around a jvp
+    never run; the trick's own graph must not call them either."""
+    outer, saved_hooks.stack = saved_hooks.stack, []
+    try:
+        yield
+    finally:
+        saved_hooks.stack = outer
+
+
+class _Pushforward:
+    """func run once on stand-ins for the primals; tangent(ts) gives J t for tangents ts by
+    differentiating u -> J^T u with respect to u (create_graph on the first derivative)."""
+
+    def __init__(self, api, call, flat_primals, has_aux, strict, randomness="jvp"):
+        with _no_saved_hooks():
+            self._run(api, call, flat_primals, has_aux, strict, randomness)
+
+    def _run(self, api, call, flat_primals, has_aux, strict, randomness):
+        for p in flat_primals:
+            if isinstance(p, Tensor) and not p.dtype.is_floating_point:
+                raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                                 f"{p.dtype}")
+        self.api, self.strict = api, strict
+        self.outer_grad = grad_mode.is_grad_enabled()
+        self.level = level = _Level()
+        random_error = {"error": RANDOM_ERROR, "same": None, "different": _DIFFERENT_DRAWS,
+                        "jvp": None, "linearize": _LINEARIZE_DRAWS}[randomness]
+        with grad_mode.enable_grad():
+            self.stand_ins = [level.stand_in(p) for p in flat_primals]
+            watch = _OpWatch(_observer.state.observer, _fwd_check(api), random_error,
+                             _SECOND_ORDER.format(api=api, inside="a gradient inside it"))
+            with _inside(), _observer.observe(watch):
+                output = call(self.stand_ins)
+            self.aux = None
+            if has_aux:
+                if not (isinstance(output, tuple) and len(output) == 2):
+                    raise RuntimeError(f"{JVP_STR}: output of function f should be a tuple: "
+                                       "(output, aux) if has_aux is True")
+                output, self.aux = output
+            self.out_flat, self.out_spec = _flatten(output)
+            out = self.out_flat
+            if (len(out) == 1 and out[0] is None) or len(out) < 1:
+                raise RuntimeError(f"{JVP_STR}: Expected f to be a function that has non-empty "
+                                   f"output (got output = {out})")
+            for o in out:
+                if not isinstance(o, Tensor):
+                    raise RuntimeError(f"{JVP_STR}: expected f(*primals) to return only "
+                                       f"tensors, got unsupported type {type(o)}")
+            self.keep = self.outer_grad and level.reaches_outside(out)
+            if self.keep and _nesting.kinds:
+                raise RuntimeError(_SECOND_ORDER.format(
+                    api=api, inside="its result differentiated by an enclosing transform"))
+            self.diff = [k for k, o in enumerate(out)
+                         if o.requires_grad and o.dtype.is_floating_point]
+            self.us = [creation.zeros_like(out[k]).requires_grad_() for k in self.diff]
+            firsts = []
+            if self.diff:
+                firsts = _autograd_grad([out[k] for k in self.diff], self.stand_ins, self.us,
+                                        retain_graph=True, create_graph=True, allow_unused=True)
+            self.firsts = firsts
+
+    def tangent(self, flat_tangents):
+        """The output tangents (J t, one per output) for one tangent per primal."""
+        with _no_saved_hooks():
+            return self._tangent(flat_tangents)
+
+    def _tangent(self, flat_tangents):
+        for p, t in zip(self.stand_ins, flat_tangents):
+            if tuple(p.shape) != tuple(t.shape):
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of "
+                    f"the original Tensor, this is not supported. Tensor is of size "
+                    f"{list(p.shape)} while the given forward gradient is of size "
+                    f"{list(t.shape)}.")
+            if t.dtype != p.dtype:
+                raise RuntimeError(
+                    f"{self.api}: a tangent of dtype {t.dtype} for a primal of dtype {p.dtype} "
+                    "is not supported here: torch's forward mode promotes the tangents, which "
+                    "gradplay's double-backward trick does not; give the tangent the primal's "
+                    "dtype")
+        tangents = [None] * len(self.out_flat)
+        pairs = [(g, t) for g, t in zip(self.firsts, flat_tangents)
+                 if g is not None and g.requires_grad]
+        if pairs:
+            create = self.keep or any(t.requires_grad for _, t in pairs)
+            with grad_mode.enable_grad():
+                found = _autograd_grad([g for g, _ in pairs], self.us, [t for _, t in pairs],
+                                       retain_graph=True, create_graph=create,
+                                       allow_unused=True)
+            for k, s in zip(self.diff, found):
+                tangents[k] = s
+        for k, o in enumerate(self.out_flat):
+            if tangents[k] is None:
+                if self.strict:
+                    raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f "
+                                       "is independent of the inputs. This is not allowed with "
+                                       "strict=True.")
+                tangents[k] = creation.zeros_like(o)
+        return self.level.finish(tangents, self.keep)
+
+    def outputs(self):
+        return self.level.finish(self.out_flat, self.keep)
+
+    def aux_out(self):
+        leaves, spec = _flatten(self.aux)
+        return _unflatten(self.level.finish(leaves, self.keep), spec)
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """(func(*primals), the Jacobian-vector product J t[, aux]) for tangents shaped as
+    primals."""
+    if not isinstance(primals, tuple):
+        raise RuntimeError(f"{JVP_STR}: Expected primals to be a tuple. E.g. it should be valid "
+                           "to call f(*primals).")
+    flat_primals, primals_spec = _flatten(primals)
+    flat_tangents, tangents_spec = _flatten(tangents)
+    if primals_spec != tangents_spec:
+        raise RuntimeError(
+            f"{JVP_STR}: Expected primals and tangents to have the same python structure. For "
+            "example, if primals is a tuple of 3 tensors, tangents also must be. Got primals "
+            f"with structure {_treespec_repr(primals_spec)} and tangents with structure "
+            f"{_treespec_repr(tangents_spec)}")
+    for what, flat in (("primals", flat_primals), ("tangents", flat_tangents)):
+        if len(flat) == 0:
+            raise RuntimeError(f"{JVP_STR}: Expected {what} to contain at least one Tensor.")
+        for t in flat:
+            if not isinstance(t, Tensor):
+                raise RuntimeError(f"{JVP_STR}: Expected {what} to only contain Tensors, got "
+                                   f"{type(t)}")
+    push = _Pushforward("jvp", lambda s: func(*_unflatten(s, primals_spec)), flat_primals,
+                        has_aux, strict)
+    tangent_out = push.tangent(flat_tangents)
+    out = push.outputs()
+    aux = push.aux_out() if has_aux else None
+    _check_no_graph("jvp", "forward-mode AD", [*out, *tangent_out, *_flatten(aux)[0]])
+    result = (_unflatten(out, push.out_spec), _unflatten(tangent_out, push.out_spec))
+    return (*result, aux) if has_aux else result
+
+
+def _treespec_repr(spec) -> str:
+    """A spec as torch's TreeSpec repr writes it: TreeSpec(tuple, None, [*, *])."""
+    if spec == "*":
+        return "*"
+    kind, keys, children = spec
+    inner = ",\n  ".join(_treespec_repr(c) for c in children)
+    context = "None" if keys is None else repr(list(keys))
+    return f"TreeSpec({kind}, {context}, [{inner}])"
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian of func with respect to the argnums inputs, as torch's forward mode gives
+    it (see the section's opening comment): output.shape + input.shape per output and input."""
+    def run(*args):
+        if randomness not in ("error", "different", "same"):
+            raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', "
+                               f"or 'same'. Got {randomness}")
+        diff = _slice_argnums(args, argnums)
+        flat_primals, prim_spec = _flatten(diff)
+        numels = [p.numel() for p in flat_primals]
+        push = _Pushforward("jacfwd", lambda s: func(*_replace_argnums(
+            args, argnums, _unflatten(s, prim_spec))), flat_primals, has_aux, False, randomness)
+        shapes = [tuple(p.shape) for p in flat_primals]
+        dtypes = [p.dtype for p in flat_primals]
+        rows = [push.tangent(_one_hot(i, shapes, dtypes)) for i in range(sum(numels))]
+        jac = []
+        for k, o in enumerate(push.out_flat):
+            cells, start = [], 0
+            for p, n in zip(flat_primals, numels):
+                column = [rows[i][k] for i in range(start, start + n)]
+                block = _stacked(column, o) if column else creation.zeros(0, *o.shape,
+                                                                          dtype=o.dtype)
+                cells.append(block.movedim(0, -1).reshape((*o.shape, *p.shape)))
+                start += n
+            jac.append(cells)
+        aux = push.aux_out() if has_aux else None
+        _check_no_graph("jacfwd", "forward-mode AD", [c for cells in jac for c in cells]
+                        + _flatten(aux)[0])
+        jac = [_unflatten(cells, prim_spec) for cells in jac]
+        if isinstance(argnums, int):
+            jac = [j[0] for j in jac]
+        jac = _unflatten(jac, push.out_spec)
+        return (jac, aux) if has_aux else jac
+
+    return Transformed(func, run)
+
+
+def linearize(func, *primals):
+    """(func(*primals), jvp_fn): jvp_fn(*tangents) gives the Jacobian-vector product at the
+    primals, as jvp would (torch traces the function once for it; here it runs once)."""
+    for p in primals:
+        if not isinstance(p, Tensor):
+            raise AttributeError(f"'{type(p).__name__}' object has no attribute 'new_empty'")
+    flat_primals, primals_spec = _flatten(primals)
+    push = _Pushforward("linearize", lambda s: func(*_unflatten(s, primals_spec)), flat_primals,
+                        False, False, "linearize")
+    output = _unflatten(push.outputs(), push.out_spec)
+    _check_no_graph("linearize", "forward-mode AD", push.outputs())
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = _flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {_treespec_repr(tangents_spec)} to have "
+                               f"the same argspec as the primals {_treespec_repr(primals_spec)}")
+        for i, (t, p) in enumerate(zip(flat_tangents, flat_primals)):
+            for what, mine, theirs in (("shape", t.shape, p.shape), ("dtype", t.dtype, p.dtype)):
+                if mine != theirs:
+                    raise RuntimeError(f"tangent:{i} with {what} {mine} in flattened pytree "
+                                       f"doesn't match the {what} {theirs} of the corresponding "
+                                       "primal.")
+        found = push.tangent(flat_tangents)
+        _check_no_graph("linearize", "forward-mode AD", found)
+        return _unflatten(found, push.out_spec)
+
+    return output, Transformed(jvp_fn, jvp_fn, "linearize.<locals>.jvp_fn")

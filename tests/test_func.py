@@ -194,3 +194,275 @@ def test_a_program_takes_per_sample_gradients_of_a_model():
     result = run(src)
     assert result.error is None
     assert result.output == "torch.Size([2, 1]) torch.Size([2, 1, 2])\n"
+
+
+# -- jacrev, jacfwd and jvp -----------------------------------------------------------------------
+
+# steps the engine computes as torch does, bit for bit (correctly rounded arithmetic, or values
+# only moved), so that compositions of them compare with torch with no tolerance at all
+EXACT_STEPS = {
+    "affine": lambda t, x: x * 1.75 - 0.5,
+    "square": lambda t, x: x * x,
+    "divide": lambda t, x: x / 3.0,
+    "reciprocal": lambda t, x: 1.5 / (x.abs() + 0.5),
+    "abs": lambda t, x: x.abs(),
+    "relu": lambda t, x: x.relu(),
+    "clamp": lambda t, x: x.clamp(-1.0, 0.75),
+    "masked": lambda t, x: x.masked_fill(x < -1, 0.0),
+    "flip": lambda t, x: x.flip(0),
+    "index": lambda t, x: x[..., [0, -1, 0]],
+    "expand": lambda t, x: x.unsqueeze(0).expand(2, *x.shape).reshape(-1),
+    "product of two": lambda t, x: x * x.flip(-1),
+    "cube": lambda t, x: x ** 3,
+}
+# and the reductions jacrev accepts (their backward only spreads the gradient)
+REVERSE_STEPS = {
+    "sum": lambda t, x: x.sum(-1, keepdim=True) * x,
+    "mean": lambda t, x: x - x.mean(),
+    "largest": lambda t, x: x * x.amax(-1, keepdim=True),
+}
+SHAPES = [(3,), (5,), (2, 4), (3, 1, 2)]
+
+
+def _hex(value):
+    """Every number of a nested list as float.hex: equal bits, and the sign of a zero."""
+    if isinstance(value, list):
+        return [_hex(v) for v in value]
+    return float(value).hex()
+
+
+def _bits(result):
+    leaves = result if isinstance(result, tuple) else (result,)
+    return [(tuple(r.shape), str(r.dtype).split(".")[-1], _hex(r.tolist())) for r in leaves]
+
+
+def _compose(steps, names):
+    def f(t, x):
+        for name in names:
+            x = steps[name](t, x)
+        return x
+
+    return f
+
+
+def _transform(module, api, f, tangent):
+    F = module.func
+    if api == "jvp":
+        return lambda x: F.jvp(lambda a: f(module, a), (x,), (tangent,))
+    if api == "linearize":
+        return lambda x: F.linearize(lambda a: f(module, a), x)[1](tangent)
+    return getattr(F, api)(lambda a: f(module, a))
+
+
+def _to_engine(x):
+    return engine.tensor(x.tolist(), dtype=getattr(engine, str(x.dtype).split(".")[-1]))
+
+
+@pytest.mark.skipif(real_torch is None, reason="compares with torch 2.13 live")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd", "jvp", "linearize"])
+def test_jacobians_of_exact_steps_are_torchs_bits(api, dtype):
+    """Random compositions of steps the engine computes as torch does: jacrev, jacfwd and jvp
+    give torch's numbers bit for bit (also the sign of each zero), on many inputs and shapes."""
+    import random
+
+    steps = dict(EXACT_STEPS, **(REVERSE_STEPS if api.startswith("jacrev") else {}))
+    rng = random.Random(f"{api}-{dtype}")
+    for trial in range(30):
+        names = rng.sample(sorted(steps), 3)
+        shape = SHAPES[trial % len(SHAPES)]
+        x = _data(real_torch, shape, trial, getattr(real_torch, dtype)) * (1 + trial % 3)
+        t = _data(real_torch, shape, 1000 + trial, x.dtype)
+        f = _compose(steps, names)
+        want = _transform(real_torch, api, f, t)(x)
+        got = _transform(engine, api, f, _to_engine(t))(_to_engine(x))
+        assert _bits(got) == _bits(want), (api, names, shape)
+
+
+# elementwise steps whose engine values differ from torch's in the last bit (the pointwise
+# entry in docs/semantics.md): what jacrev and jvp add to them is checked in torch itself
+POINTWISE_STEPS = {
+    "sin": lambda t, x: x.sin(), "exp": lambda t, x: (x / 4).exp(), "tanh": lambda t, x: x.tanh(),
+    "sigmoid": lambda t, x: x.sigmoid(), "log": lambda t, x: (x.abs() + 0.5).log(),
+    "sqrt": lambda t, x: (x.abs() + 0.25).sqrt(), "power": lambda t, x: (x.abs() + 0.5) ** 1.5,
+    "softplus": lambda t, x: t.nn.functional.softplus(x), "erf": lambda t, x: x.erf(),
+    "atan": lambda t, x: x.atan(), "cosh": lambda t, x: (x / 4).cosh(),
+    "elu": lambda t, x: t.nn.functional.elu(x), "square": lambda t, x: x * x,
+    "affine": lambda t, x: x * 1.75 - 0.5,
+}
+
+
+def _torch_rows(f, x):
+    """torch's Jacobian one vjp at a time: what the engine's jacrev computes."""
+    xs = x.detach().requires_grad_()
+    y = f(xs)
+    rows = []
+    for i in range(y.numel()):
+        u = real_torch.zeros(y.numel(), dtype=y.dtype)
+        u[i] = 1
+        rows.append(real_torch.autograd.grad(y, xs, u.view(y.shape), retain_graph=True)[0])
+    return real_torch.stack(rows).view(*y.shape, *x.shape)
+
+
+def _torch_trick(f, x, t):
+    """J t as the gradient of u -> J^T u with respect to u: what the engine's jvp computes."""
+    xs = x.detach().requires_grad_()
+    y = f(xs)
+    u = real_torch.zeros_like(y).requires_grad_()
+    (g,) = real_torch.autograd.grad(y, xs, u, create_graph=True)
+    return real_torch.autograd.grad(g, u, t)[0]
+
+
+@pytest.mark.skipif(real_torch is None, reason="measures torch 2.13 live")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_jacrev_rows_and_the_jvp_trick_are_torchs_bits_in_torch(dtype):
+    """Why jacrev and jvp may take these operations: in torch itself, the batched jacrev equals
+    its per-row vjp, and forward-mode jvp equals the double-backward trick, bit for bit."""
+    import random
+
+    rng = random.Random(dtype)
+    for trial in range(24):
+        names = rng.sample(sorted(POINTWISE_STEPS), 3)
+        x = _data(real_torch, SHAPES[trial % len(SHAPES)], trial, getattr(real_torch, dtype))
+        t = _data(real_torch, tuple(x.shape), 500 + trial, x.dtype)
+
+        def f(a, names=names):
+            return _compose(POINTWISE_STEPS, names)(real_torch, a)
+
+        assert _bits(real_torch.func.jacrev(f)(x)) == _bits(_torch_rows(f, x)), names
+        assert _bits(real_torch.func.jvp(f, (x,), (t,))[1]) == _bits(_torch_trick(f, x, t)), names
+
+
+@pytest.mark.skipif(real_torch is None, reason="compares with torch 2.13 live")
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd", "jvp"])
+def test_jacobians_of_pointwise_steps_are_torchs_up_to_the_pointwise_bits(api):
+    import random
+
+    rng = random.Random(api)
+    for trial in range(12):
+        names = rng.sample(sorted(POINTWISE_STEPS), 3)
+        x = _data(real_torch, SHAPES[trial % len(SHAPES)], trial, real_torch.float32)
+        t = _data(real_torch, tuple(x.shape), 500 + trial, x.dtype)
+        f = _compose(POINTWISE_STEPS, names)
+        want = _transform(real_torch, api, f, t)(x)
+        got = _transform(engine, api, f, _to_engine(t))(_to_engine(x))
+        for w, g in zip(want if api == "jvp" else (want,), got if api == "jvp" else (got,)):
+            assert engine.allclose(g, _to_engine(w), rtol=1e-5, atol=1e-6), names
+
+
+@pytest.mark.parametrize("api, fn, words", [
+    ("jvp", lambda x: x.sum(), "SumBackward0"),
+    ("jvp", lambda x: x.mean(), "MeanBackward0"),
+    ("jacfwd", lambda x: x.amax(), "AmaxBackward0"),
+    ("jvp", lambda x: x / x.flip(0), "DivBackward0 with more than one input"),
+    ("jvp", lambda x: engine.ones(3) / x, "DivBackward0 with a second input"),
+    ("jacfwd", lambda x: engine.atan2(x, engine.ones(3)), "Atan2Backward0"),
+    ("jacfwd", lambda x: engine.cat([x, x * 2]), "CatBackward0 with more than one input"),
+    ("jvp", lambda x: x.softmax(0), "SoftmaxBackward0"),
+    ("jacrev", lambda x: engine.nn.functional.gelu(x), "GeluBackward0"),
+    ("jacrev", lambda x: x.softmax(0), "SoftmaxBackward0"),
+])
+def test_jacobians_refuse_what_torch_rounds_another_way(api, fn, words):
+    x = engine.tensor([0.5, -1.0, 2.0])
+    with pytest.raises(RuntimeError, match=f"{api}: gradplay") as err:
+        if api == "jvp":
+            F.jvp(fn, (x,), (engine.ones(3),))
+        else:
+            getattr(F, api)(fn)(x)
+    assert words in str(err.value)
+
+
+def test_jacobians_refuse_a_result_that_would_keep_a_graph():
+    x = engine.tensor([0.5, -1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="jacrev: an input .* requires grad"):
+        F.jacrev(lambda a: a.sin())(x)
+    with pytest.raises(RuntimeError, match="jvp: an input .* requires grad"):
+        F.jvp(lambda a: a.sin(), (x,), (engine.ones(2),))
+    # where torch's result has no graph, there is nothing to refuse
+    assert F.jacrev(lambda a: a * 2)(x).requires_grad is False
+
+
+def test_jacobians_nest_inside_vmap_and_around_a_linear_part():
+    rows = F.vmap(F.jacfwd(lambda b: b * b))(engine.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    assert rows.tolist() == [[[2.0, 0.0], [0.0, 4.0]], [[6.0, 0.0], [0.0, 8.0]]]
+    x = engine.tensor([0.5, -1.0, 2.0])
+    # a Jacobian that does not depend on the input has no second derivative to refuse
+    g = F.grad(lambda a: (F.jacrev(lambda b: b * 3 + a)(a) * a).sum())(x)
+    assert g.tolist() == [3.0, 3.0, 3.0]  # the sum of 3 * a, as torch
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda f: F.jacfwd(F.jacrev(f)), "jacfwd: gradplay has no forward-mode AD, and jacfwd "
+                                      "with a gradient inside it"),
+    (lambda f: F.jacrev(F.jacfwd(f)), "jacfwd: gradplay has no forward-mode AD, and jacfwd "
+                                      "with its result differentiated"),
+    (lambda f: F.jacrev(F.jacrev(f)), "jacrev: a second derivative"),
+    (lambda f: F.jacrev(F.grad(lambda a: f(a).sum())), "jacrev: a second derivative"),
+    (lambda f: F.grad(lambda a: F.jacrev(f)(a).sum()), "jacrev: a second derivative"),
+    (lambda f: F.grad(lambda a: F.jvp(f, (a,), (a,))[1].sum()), "jvp: gradplay has no "
+                                                                 "forward-mode AD, and jvp with"),
+])
+def test_second_derivatives_through_jacobians_are_refused(make, words):
+    """Measured: torch's forward mode over reverse mode (hessian), and its reverse mode over
+    its batched backward, round second derivatives otherwise than the engine's way."""
+    with pytest.raises(RuntimeError) as err:
+        make(lambda a: a * a * a)(engine.tensor([0.5, -1.0, 2.0]))
+    assert str(err.value).startswith(words)
+
+
+def test_jacfwd_randomness():
+    x = engine.tensor([0.5, -1.0, 2.0])
+    with pytest.raises(RuntimeError, match="vmap: called random operation while in randomness "
+                                           "error mode"):
+        F.jacfwd(lambda a: a * engine.rand(3))(x)
+    with pytest.raises(RuntimeError, match="jacfwd: randomness='different' is not supported"):
+        F.jacfwd(lambda a: a * engine.rand(3), randomness="different")(x)
+    engine.manual_seed(0)
+    same = F.jacfwd(lambda a: a * engine.rand(3), randomness="same")(x)
+    engine.manual_seed(0)
+    assert same.tolist() == engine.diag(engine.rand(3)).tolist()  # one draw, as torch's 'same'
+
+
+def test_jvp_never_calls_saved_tensors_hooks():
+    calls = []
+    with engine.autograd.graph.saved_tensors_hooks(lambda t: calls.append(1) or t, lambda t: t):
+        out, tangent = F.jvp(lambda a: a.sin() * a, (engine.tensor([1.0]),), (engine.ones(1),))
+    assert calls == []  # torch's forward mode saves nothing
+    assert tangent.tolist() == pytest.approx([1.0 * 0.5403023 + 0.84147098], rel=1e-6)
+
+
+def test_a_program_takes_jacobians():
+    src = (
+        "import torch\n"
+        "from torch.func import jacrev, jacfwd, jvp\n"
+        "x = torch.tensor([1.0, 2.0])\n"
+        "print(jacrev(lambda a: a * a)(x))\n"
+        "print(jacfwd(lambda a, b: a * b, argnums=(0, 1))(x, x + 1))\n"
+        "print(jvp(lambda a: a ** 3, (x,), (torch.ones(2),)))\n"
+    )
+    result = run(src)
+    assert result.error is None
+    assert result.output == (
+        "tensor([[2., 0.],\n        [0., 4.]])\n"
+        "(tensor([[2., 0.],\n        [0., 3.]]), tensor([[1., 0.],\n        [0., 2.]]))\n"
+        "(tensor([1., 8.]), tensor([ 3., 12.]))\n")
+
+
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd"])
+def test_jacobians_agree_with_central_differences(api):
+    """The finite-difference oracle, in float64: each column of the Jacobian is
+    (f(x + h e_j) - f(x - h e_j)) / 2h."""
+    def f(a):
+        return (a * a.flip(0)).sin() * 2 + a.exp() / 3
+
+    x = engine.tensor([0.3, -0.7, 1.1, 0.05], dtype=engine.float64)
+    jac = getattr(F, api)(f)(x)
+    h = 1e-6
+    for j in range(4):
+        step = engine.zeros(4, dtype=engine.float64)
+        step[j] = h
+        column = (f(x + step) - f(x - step)) / (2 * h)
+        assert engine.allclose(jac[:, j], column, rtol=1e-6, atol=1e-8)
+    tangent = engine.tensor([1.0, -2.0, 0.5, 3.0], dtype=engine.float64)
+    _, jt = F.jvp(f, (x,), (tangent,))
+    assert engine.allclose(jt, jac @ tangent, rtol=1e-12, atol=1e-12)

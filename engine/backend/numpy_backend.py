@@ -8,6 +8,7 @@ functions with the same meaning, so the engine never needs to know which one it 
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 import threading as _threading
 
 import numpy as np
@@ -175,110 +176,154 @@ def _fma_float64(a, b, c):
 # float64 sum rounds once; rounding that to float32 is the one rounding torch's kernel makes,
 # unless the float64 sum landed exactly on a float32 rounding midpoint (its low 29 mantissa
 # bits 1000...0) or among float32's subnormals (below 2**-126), whose midpoints lie elsewhere.
-# Those few elements are settled with the sum's exact error. Each test is one numpy pass over
-# the sums and a minimum that answers for the whole array, so the common case makes no mask.
-# (Written for speed: every optimizer step of every parameter comes here.)
-_MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the minimum
-_SHIFT = np.int64(35)
-_ONE32 = np.int32(1)
-_TINY32_DOUBLED = 0x00800000 << 1  # 2**-126's float32 bits, doubled (the sign shifted out)
-_FMA_CHUNK = 32768  # elements per pass over a big array (its float64 buffer is 256 KiB)
-_scratch = _threading.local()  # per thread: the buffers of _fma32_chunked
+# Those few elements are settled with the sum's exact error. (Written for speed: every
+# optimizer step of every parameter comes here; bench/bench_fma.py measures it.) Big operands
+# go in chunks through one float64 buffer kept per thread, which costs no page faults
+# (whole-array float64 temporaries of a weight made glibc map fresh pages on every call, and
+# a page fault per 4 KiB cost more than the arithmetic); every numpy call there writes in
+# place, about half the cost of writing to another buffer. Small operands go whole, in the
+# fewest numpy calls, as numpy's per-call cost is most of their time.
+_FMA_CHUNK = 131072  # elements per pass at most (the float64 buffer is 1 MiB)
+_FMA_SMALL = 8192  # operands up to this size go whole, in fewer numpy calls (float64
+# temporaries of 64 KiB: glibc takes them from its heap, not fresh pages as from 128 KiB up)
+_MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the least int64
+_SHIFT = np.array(35)  # (a 0-dim array: numpy converts a Python int on every call)
+_TINY32 = 0x00800000  # 2**-126's float32 bits
+_NEG_TINY32 = -2 ** 31 + _TINY32  # -2**-126's float32 bits read as an int32
+_scratch = _threading.local()  # per thread: the float64 buffer of _fma32 and its int64 view
 
 
-def _in_doubt(s, work=None, exponent=None, out=None) -> bool:
-    """Whether some float64 sum in s (overwritten) needs settling. work and exponent: int64 and
-    int32 buffers like s, or None to allocate (cheaper for a small array). out: s rounded to
-    float32, when given, rules out tiny sums in the common case: a sum below 2**-126 rounds to
-    at most 2**-126, so a result above it in magnitude everywhere needs no closer look (its
-    bits doubled, the sign shifted out, on float32's half of the bytes: cheaper than frexp).
-    (argmin and item: numpy's min goes through its generic reduction, several times slower on
-    small arrays.)"""
-    if not s.size:  # nothing to settle (and argmin() of nothing raises)
-        return False
-    shifted = np.left_shift(s.view(np.int64), _SHIFT, work)
-    if shifted.item(shifted.argmin()) == _MIDPOINT_SHIFTED:
-        return True
-    if out is not None:
-        doubled = np.left_shift(out.view(np.int32), _ONE32, exponent).view(np.uint32)
-        if doubled.item(doubled.argmin()) > _TINY32_DOUBLED:
-            return False
-    exponent = np.frexp(s, s, exponent)[1]  # 0 < |s| < 2**-126: an exponent of -126 or less
-    return exponent.item(exponent.argmin()) < -125
+def _in_doubt(s, bits, out):
+    """The elements whose float64 sum in s may round wrong (flat indices in C order), or None.
+    bits: s read as int64 (overwritten); out: s rounded to float32. A midpoint is the one sum
+    whose bits shifted left by 35 are the least int64. A sum below 2**-126 rounds to at most
+    2**-126, so results above it in magnitude everywhere need no closer look: read as int32,
+    negative float32 values of magnitude up to 2**-126 are the least ones, and read as uint32
+    so are the positive ones. The common case costs one shift and three argmins (argmin and
+    item: numpy's min goes through its generic reduction, several times slower on small
+    arrays); the elements are found only when some are there."""
+    tiny = None
+    signed, unsigned = out.view(np.int32), out.view(np.uint32)
+    if signed.item(signed.argmin()) <= _NEG_TINY32 or \
+            unsigned.item(unsigned.argmin()) <= _TINY32:
+        size = np.abs(s)  # (exact zeros, of zero weights and gradients say, are right as they are)
+        tiny = np.flatnonzero((size < 2.0 ** -126) & (size != 0))
+    np.left_shift(bits, _SHIFT, bits)
+    if bits.item(bits.argmin()) == _MIDPOINT_SHIFTED:
+        midpoints = np.flatnonzero(bits == _MIDPOINT_SHIFTED)
+        return midpoints if tiny is None else np.concatenate((midpoints, tiny))
+    return tiny if tiny is not None and len(tiny) else None
 
 
-def _settle32(a, b, c, out) -> None:
-    """Redo exactly the elements of out (1-d, float32) whose float64 sum is in doubt."""
+_FEW = 32  # up to this many sums, _few_in_doubt answers first (at 64 it costs as numpy's calls)
+_LANES = {}  # n: the masks of _few_in_doubt, each repeated over n 64-bit lanes
+
+
+def _few_in_doubt(s) -> bool:
+    """Whether some of a few float64 sums may round wrong (as _in_doubt, zero sums included),
+    on one Python integer holding all their bits: for a few elements numpy's per-call cost is
+    most of the work. Per 64-bit lane: the low 29 bits xor a midpoint's are zero only at a
+    midpoint, and adding 2**29 - 1 carries into bit 29 unless they are; the exponent field plus
+    2048 - 897 carries into bit 63 unless the sum is below 2**-126 (or zero). No carry crosses
+    into the next lane."""
+    masks = _LANES.get(s.size)
+    if masks is None:
+        masks = _LANES[s.size] = tuple(
+            int.from_bytes(np.full(s.size, v, np.uint64).tobytes(), _sys.byteorder)
+            for v in (0x1FFFFFFF, 0x10000000, 0x20000000, 0x7FF << 52, 1151 << 52, 1 << 63))
+    low, midpoint, bit29, exponent, lift, bit63 = masks
+    x = int.from_bytes(s.tobytes(), _sys.byteorder)
+    return (((x & low) ^ midpoint) + low) & bit29 != bit29 or \
+        ((x & exponent) + lift) & bit63 != bit63
+
+
+def _settle32(a, b, c, out, k) -> None:
+    """Redo exactly the elements k of out (1-d, float32). a, b, c: 1-d float32 arrays like out,
+    or one value (a float)."""
     n = len(out)
-    x, y, z = (np.broadcast_to(v, (n,)) for v in (a, b, c))
-    s = np.add(np.multiply(x, y, dtype=np.float64), z)
-    midpoint = np.bitwise_and(s.view(np.int64), np.int64(0x1FFFFFFF)) == 0x10000000
-    tiny = (np.abs(s) < 2.0 ** -126) & (s != 0)
-    k = np.nonzero(midpoint | tiny)[0]
+    x, y, z = (np.broadcast_to(v, (n,))[k].astype(np.float64) for v in (a, b, c))
     with np.errstate(all="ignore"):
-        out[k] = _fma_to_float32(x[k].astype(np.float64), y[k].astype(np.float64),
-                                 z[k].astype(np.float64))
+        out[k] = _fma_to_float32(x, y, z)
 
 
-def _fma32(a, b, c):
-    """float32 a * b + c rounded once (a, b, c float32 arrays that broadcast together)."""
-    big = max(a.size, b.size, c.size)
-    if big > _FMA_CHUNK:
-        shape = (a if a.size == big else b if b.size == big else c).shape
-        if all(v.size == 1 or v.shape == shape for v in (a, b, c)):
-            return _fma32_chunked(a, b, c, shape)
-    # one pass over the whole array: 0-dim and size-1 operands broadcast inside numpy
+def _fma32_part(x, y, z, s, bits, out) -> None:
+    """out = x * y + z rounded once, for 1-d float32 arrays like out or floats (one value; x is
+    an array unless y is a float too). s, bits: a float64 buffer like out and its int64 view."""
+    if type(x) is float:  # both factors are one value: their exact product
+        s.fill(x * y)
+    else:
+        np.copyto(s, x)
+        np.multiply(s, y, s)
+    np.add(s, z, s)
+    np.copyto(out, s, casting="unsafe")
+    k = _in_doubt(s, bits, out)
+    if k is not None:
+        _settle32(x, y, z, out, k)
+
+
+def _fma32_small(a, b, c):
+    """_fma32 of small operands, whole: the fewest numpy calls (numpy broadcasts them)."""
     s = np.multiply(a, b, dtype=np.float64)
     if type(s) is ndarray and (c.shape == s.shape or c.size == 1 and c.ndim <= s.ndim):
         np.add(s, c, s)
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
-    out = s.astype(np.float32)
-    if _in_doubt(s):
-        shape = s.shape
-        _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)),
-                  out.reshape(-1))
+    out = s.astype(np.float32)  # in the layout numpy gave s (the operands': F for transposes)
+    n = out.size
+    if not n or n <= _FEW and not _few_in_doubt(s):
+        return out
+    k = _in_doubt(s, s.view(np.int64), out)
+    if k is not None:
+        shape = out.shape
+        flat = out.reshape(-1)  # a copy unless out is in C order: written back below
+        _settle32(*(np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c)), flat, k)
+        np.copyto(out, flat.reshape(shape))
     return out
 
 
-def _fma32_chunked(a, b, c, shape):
-    """_fma32 of a big array in chunks: the float64 work stays in cache, in buffers kept per
-    thread (whole-array float64 temporaries of a weight made glibc map and unmap fresh pages on
-    every call, and a page fault per 4 KiB cost more than the arithmetic). Operands are widened
-    by copies into float64 buffers first: numpy's float32-to-float64 arithmetic goes through
-    its buffered casting loop, about twice the time of a copy and a float64 operation."""
-    flat = [np.float64(v.reshape(())) if v.size == 1 else v.reshape(-1) for v in (a, b, c)]
-    n = _math.prod(shape)
-    out = np.empty(n, np.float32)
+def _fma32_shape(a, b, c) -> tuple:
+    """The shape a, b and c broadcast to (np.broadcast_shapes costs more than the rest of a
+    small fma: the usual case, arrays of one shape and one-value operands, is told apart here)."""
+    shape = None
+    for v in (a, b, c):
+        if v.size != 1:
+            if shape is None:
+                shape = v.shape
+            elif v.shape != shape:
+                return np.broadcast_shapes(a.shape, b.shape, c.shape)
+    if shape is not None and max(a.ndim, b.ndim, c.ndim) == len(shape):
+        return shape
+    return np.broadcast_shapes(a.shape, b.shape, c.shape)
+
+
+def _fma32(a, b, c):
+    """float32 a * b + c rounded once (a, b, c float32 arrays that broadcast together)."""
+    if max(a.size, b.size, c.size) <= _FMA_SMALL:
+        return _fma32_small(a, b, c)
+    shape = a.shape
+    if b.shape != shape or c.shape != shape:
+        shape = _fma32_shape(a, b, c)
+    out = np.empty(shape, np.float32)
+    n = out.size
+    if not n:  # (a zero-length dimension broadcast with big operands)
+        return out
+    # 1-d operands of n elements, or one value as a float (exact: a float32 value)
+    x, y, z = (v.item() if v.size == 1 else v.reshape(-1) if v.shape == shape
+               else np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c))
+    if type(x) is float:  # the array factor (if any) first
+        x, y = y, x
+    flat = out.reshape(-1)
     buffers = getattr(_scratch, "fma", None)
     if buffers is None:
-        buffers = _scratch.fma = (np.empty(_FMA_CHUNK), np.empty(_FMA_CHUNK),
-                                  np.empty(_FMA_CHUNK, np.int64), np.empty(_FMA_CHUNK, np.int32))
-    s, t, work, exponent = buffers
-    x, y, z = flat
-    if type(x) is not ndarray:  # the scalar factor second
-        x, y = y, x
-    for i in range(0, n, _FMA_CHUNK):
-        j = min(i + _FMA_CHUNK, n)
-        si, ti, oi = s[:j - i], t[:j - i], out[i:j]
-        if type(x) is ndarray:
-            np.copyto(si, x[i:j])
-        else:  # both factors are one value: their exact product
-            si.fill(x * y)
-        if type(y) is ndarray:
-            np.copyto(ti, y[i:j])
-            np.multiply(si, ti, si)
-        elif type(x) is ndarray:
-            np.multiply(si, y, si)
-        if type(z) is ndarray:
-            np.copyto(ti, z[i:j])
-            np.add(si, ti, si)
-        else:
-            np.add(si, z, si)
-        np.copyto(oi, si, casting="unsafe")
-        if _in_doubt(si, work[:j - i], exponent[:j - i], oi):
-            _settle32(*(v[i:j] if type(v) is ndarray else v for v in flat), oi)
-    return out.reshape(shape)
+        s = np.empty(_FMA_CHUNK)
+        buffers = _scratch.fma = (s, s.view(np.int64))
+    s, bits = buffers
+    step = -(-n // -(-n // _FMA_CHUNK))  # chunks of one size: no short last one
+    for i in range(0, n, step):
+        j = min(i + step, n)
+        _fma32_part(*(v if type(v) is float else v[i:j] for v in (x, y, z)),
+                    s[:j - i], bits[:j - i], flat[i:j])
+    return out
 
 
 def fma(a, b, c):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..autograd.function import Function, apply
+from ..batched_reads import derived
 from ..dtypes import bool_
 from ..tensor import Tensor
 from . import cpu_loops
@@ -19,7 +20,8 @@ def _compare(name):
         check_broadcast(B.shape(input._data), B.shape(other._data))
         dt = promote(input, other)
         # looked up per call: engine.use_backend() rebinds B's functions
-        return Tensor._make(getattr(B, name)(cast(input, dt), cast(other, dt)), bool_)
+        out = Tensor._make(getattr(B, name)(cast(input, dt), cast(other, dt)), bool_)
+        return derived(out, input, other)
 
     return op
 
@@ -36,7 +38,7 @@ def _logical(fn):
     def op(input, other):
         other = wrap(other, input)
         if input._dtype is bool_ and other._dtype is bool_:
-            return Tensor._make(fn(input._data, other._data), bool_)
+            return derived(Tensor._make(fn(input._data, other._data), bool_), input, other)
         raise TypeError("bitwise and logical operators here take bool tensors")
 
     return op
@@ -50,12 +52,12 @@ _or = export(method=False, function=False, operators=("__or__",))(
 
 @export(operators=("__invert__",))
 def logical_not(input):
-    return Tensor._make(B.logical_not(input._data), bool_)
+    return derived(Tensor._make(B.logical_not(input._data), bool_), input)
 
 
 @export()
 def isnan(input):
-    return Tensor._make(B.isnan(input._data), bool_)
+    return derived(Tensor._make(B.isnan(input._data), bool_), input)
 
 
 class Where(Function):

@@ -7,6 +7,7 @@ import math
 
 from .. import backend as B
 from ..autograd.function import Function, apply
+from ..batched_reads import derived
 from ..tensor import Tensor
 from .compare import where
 from .helpers import dims_tuple
@@ -194,7 +195,7 @@ def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     t = _truth(input)
     dims = None if dim is None else dims_tuple(dim, input.ndim)
     n_false = B.sum(B.astype(B.logical_not(t), "int64"), dims, keepdim)
-    return _bool(B.eq(n_false, B.scalar(0, "int64")))
+    return derived(_bool(B.eq(n_false, B.scalar(0, "int64"))), input)
 
 
 @export()
@@ -202,7 +203,7 @@ def any(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     t = _truth(input)
     dims = None if dim is None else dims_tuple(dim, input.ndim)
     n_true = B.sum(B.astype(t, "int64"), dims, keepdim)
-    return _bool(B.gt(n_true, B.scalar(0, "int64")))
+    return derived(_bool(B.gt(n_true, B.scalar(0, "int64"))), input)
 
 
 @export()

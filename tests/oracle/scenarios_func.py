@@ -1,8 +1,11 @@
-"""Oracle scenarios for torch.func (grad, grad_and_value, vjp, vmap) and
+"""Oracle scenarios for torch.func (grad, grad_and_value, vjp, vmap, jacrev, jacfwd, jvp) and
 torch.autograd.graph.saved_tensors_hooks. The rules of tests/oracle/scenarios.py apply; its
 SCENARIOS include these. vmap's scenarios use only what the engine's vmap accepts (engine/func.py)."""
 
 from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
 
 from tests.oracle.recorder import collect_scenarios
 
@@ -125,6 +128,110 @@ def func_vjp(torch, rec):
     rec.raises("vjp number input", lambda: F.vjp(lambda a: a, 2.0))
 
 
+@contextmanager
+def _quiet_torch_internals():
+    """Warnings from torch's own machinery, not behaviour to record: its forward-mode transforms
+    import a module that warns that torch.jit.script is deprecated (the first time only in a
+    process), and linearize's tracer warns about the constants it folds."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated")
+        warnings.filterwarnings("ignore", message="Attempted to insert a get_attr Node")
+        yield
+
+
+def func_jacobians(torch, rec):
+    with _quiet_torch_internals():
+        _jacobians(torch, rec)
+
+
+def func_jacobian_errors(torch, rec):
+    with _quiet_torch_internals():
+        _jacobian_errors(torch, rec)
+
+
+def _jacobians(torch, rec):
+    F = torch.func
+    x = _v(torch)
+    _rec_tree(rec, "jacrev", F.jacrev(lambda a: a.sin() * a)(x))
+    _rec_tree(rec, "jacrev scalar output", F.jacrev(lambda a: (a ** 2).sum())(x))
+    _rec_tree(rec, "jacrev 0-dim", F.jacrev(lambda a: a * a * a)(torch.tensor(1.5)))
+    _rec_tree(rec, "jacrev matrix", F.jacrev(lambda a: (a.T * 2 - 1).relu())(_batch(torch, 2, 3)))
+    _rec_tree(rec, "jacrev argnums tuple", F.jacrev(lambda a, b: a.sum() * b.exp(),
+                                                    argnums=(0, 1))(x, x[:2]))
+    _rec_tree(rec, "jacrev argnums 1", F.jacrev(lambda a, b: a * b, argnums=1)(x, x + 1))
+    _rec_tree(rec, "jacrev two outputs", F.jacrev(lambda a: (a * 2, a.mean()))(x))
+    _rec_tree(rec, "jacrev dicts", F.jacrev(lambda d: {"p": d["w"] * d["b"]})(
+        {"w": x, "b": x - 3}))
+    _rec_tree(rec, "jacrev has_aux", F.jacrev(lambda a: (a.exp(), {"s": a.sum()}),
+                                              has_aux=True)(x))
+    _rec_tree(rec, "jacrev chunk_size", F.jacrev(lambda a: a.tanh(), chunk_size=1)(x))
+    _rec_tree(rec, "jacrev float64", F.jacrev(lambda a: a.sqrt() / 3)(x.abs().double()))
+    _rec_tree(rec, "jacrev unused", F.jacrev(lambda a: torch.ones(2))(x))
+    _rec_tree(rec, "jacrev input requires grad, linear", F.jacrev(lambda a: a * 2)(
+        _v(torch, requires_grad=True)))
+    _rec_tree(rec, "vmap of jacrev", F.vmap(F.jacrev(lambda a: a * a - a))(_batch(torch, 4, 3)))
+    _rec_tree(rec, "jacfwd", F.jacfwd(lambda a: a.sin() * a)(x))
+    _rec_tree(rec, "jacfwd matrix", F.jacfwd(lambda a: (a.T * 2 - 1).relu())(_batch(torch, 2, 3)))
+    _rec_tree(rec, "jacfwd argnums tuple", F.jacfwd(lambda a, b: a[:2] * b.exp(),
+                                                    argnums=(0, 1))(x, x[:2]))
+    _rec_tree(rec, "jacfwd two outputs", F.jacfwd(lambda a: (a * 2, a.cos()))(x))
+    _rec_tree(rec, "jacfwd has_aux", F.jacfwd(lambda a: (a.exp(), a * 3), has_aux=True)(x))
+    _rec_tree(rec, "jacfwd integer output", F.jacfwd(lambda a: (a * 2).long())(x))
+    _rec_tree(rec, "jacfwd 0-dim", F.jacfwd(lambda a: a * a * a)(torch.tensor(1.5)))
+    _rec_tree(rec, "jvp", F.jvp(lambda a: a.sin() * a, (x,), (torch.tensor([1.0, 0.0, -2.0]),)))
+    _rec_tree(rec, "jvp two primals", F.jvp(lambda a, b: a * b - b, (x, x + 1),
+                                            (torch.ones(3), x)))
+    _rec_tree(rec, "jvp dict primal", F.jvp(lambda d: d["a"].exp(), ({"a": x},),
+                                            ({"a": torch.ones(3)},)))
+    _rec_tree(rec, "jvp has_aux", F.jvp(lambda a: (a.tanh(), a * 2), (x,), (torch.ones(3),),
+                                        has_aux=True))
+    _rec_tree(rec, "jvp independent output", F.jvp(lambda a: torch.ones(2), (x,),
+                                                   (torch.ones(3),)))
+    out, jvp_fn = F.linearize(lambda a, b: (a.exp() * b, a - b), x, x * 2)
+    _rec_tree(rec, "linearize output", out)
+    _rec_tree(rec, "linearize", jvp_fn(torch.ones(3), x))
+    _rec_tree(rec, "linearize again", jvp_fn(x, torch.tensor([0.0, -1.0, 2.0])))
+    _rec_tree(rec, "jvp matrix product", F.jvp(lambda a: a @ _batch(torch, 3, 2), (x,),
+                                               (torch.ones(3),)))
+
+
+def _jacobian_errors(torch, rec):
+    F = torch.func
+    x = _v(torch)
+    rec.raises("jacrev number output", lambda: F.jacrev(lambda a: 2.0)(x))
+    rec.raises("jacrev None output", lambda: F.jacrev(lambda a: None)(x))
+    rec.raises("jacrev integer output", lambda: F.jacrev(lambda a: a.long())(x))
+    rec.raises("jacrev integer input", lambda: F.jacrev(lambda a: a * 2)(torch.tensor([1, 2])))
+    rec.raises("jacrev number input", lambda: F.jacrev(lambda a: a * 2)(2.0))
+    rec.raises("jacrev argnum out of range", lambda: F.jacrev(lambda a: a, argnums=1)(x))
+    rec.raises("jacrev argnums empty", lambda: F.jacrev(lambda a: a, argnums=())(x))
+    rec.raises("jacrev no inputs", lambda: F.jacrev(lambda: x)())
+    rec.raises("jacrev has_aux not a pair", lambda: F.jacrev(lambda a: a, has_aux=True)(x))
+    rec.raises("jacrev chunk_size 0", lambda: F.jacrev(lambda a: a, chunk_size=0))
+    rec.raises("jacfwd number output", lambda: F.jacfwd(lambda a: 2.0)(x))
+    rec.raises("jacfwd integer input", lambda: F.jacfwd(lambda a: a * 2)(torch.tensor([1, 2])))
+    rec.raises("jacfwd number input", lambda: F.jacfwd(lambda a: a * 2)(2.0))
+    rec.value("jacfwd empty input", F.jacfwd(lambda a: a * 2)(torch.ones(0)))
+    rec.raises("jacfwd has_aux not a pair", lambda: F.jacfwd(lambda a: a, has_aux=True)(x))
+    rec.raises("jacfwd randomness", lambda: F.jacfwd(lambda a: a, randomness="no")(x))
+    rec.raises("jacfwd random inside", lambda: F.jacfwd(lambda a: a * torch.rand(3))(x))
+    rec.raises("jvp primals not a tuple", lambda: F.jvp(lambda a: a, x, torch.ones(3)))
+    rec.raises("jvp structures differ", lambda: F.jvp(lambda a: a, (x,), (x, x)))
+    rec.raises("jvp tangent shape", lambda: F.jvp(lambda a: a * 2, (x,), (torch.ones(2),)))
+    rec.raises("jvp integer primal", lambda: F.jvp(lambda a: a, (torch.tensor([1]),),
+                                                   (torch.tensor([1]),)))
+    rec.raises("jvp number primal", lambda: F.jvp(lambda a: a, (2.0,), (1.0,)))
+    rec.raises("jvp no primals", lambda: F.jvp(lambda: x, (), ()))
+    rec.raises("jvp number output", lambda: F.jvp(lambda a: 2.0, (x,), (x,)))
+    rec.raises("jvp strict", lambda: F.jvp(lambda a: torch.ones(2), (x,), (x,), strict=True))
+    _, jvp_fn = F.linearize(lambda a: a * a, x)
+    rec.raises("linearize tangents structure", lambda: jvp_fn(x, x))
+    rec.raises("linearize tangent shape", lambda: jvp_fn(torch.ones(2)))
+    rec.raises("linearize tangent dtype", lambda: jvp_fn(x.double()))
+    rec.raises("linearize number primal", lambda: F.linearize(lambda a: a, 2.0))
+    rec.raises("linearize integer primal", lambda: F.linearize(lambda a: a, torch.tensor([1])))
+
+
 def _batch(torch, rows, cols, dtype=None):
     values = [[((i * 7 + j * 3) % 11 - 5) / 4 for j in range(cols)] for i in range(rows)]
     return torch.tensor(values, dtype=dtype or torch.float32)
@@ -166,6 +273,25 @@ def func_vmap(torch, rec):
     rec.raises("returns a number", lambda: F.vmap(lambda r: 3.0)(b))
     rec.raises("random inside", lambda: F.vmap(lambda r: r + torch.randn(5))(b))
     rec.raises("out_dims out of range", lambda: F.vmap(lambda r: r.sum(), out_dims=1)(b))
+
+
+def func_vmap_python_reads(torch, rec):
+    F = torch.func
+    b = _batch(torch, 3, 4)
+    w = torch.tensor([0.5, 2.0, -1.0, 1.0])
+    rec.raises("item", lambda: F.vmap(lambda r: r.sum().item())(b))
+    rec.raises("float", lambda: F.vmap(lambda r: r * float(r.sum()))(b))
+    rec.raises("int", lambda: F.vmap(lambda r: r * int(r.amax()))(b))
+    rec.raises("format", lambda: F.vmap(lambda r: f"{r.sum():.2f}")(b))
+    rec.raises("index a list", lambda: F.vmap(lambda r: r * [1, 2][(r.sum() > 0).long()])(b))
+    rec.raises("bool", lambda: F.vmap(lambda r: r * bool(r.sum() > 0))(b))
+    rec.raises("if", lambda: F.vmap(lambda r: r if (r > 0).any() else -r)(b))
+    rec.raises("after detach", lambda: F.vmap(lambda r: r * r.detach().sum().item())(b))
+    rec.raises("under grad", lambda: F.vmap(F.grad(lambda r: r.sum() * r.sum().item()))(b))
+    rec.raises("nested vmap", lambda: F.vmap(lambda r: F.vmap(lambda s: s * r.sum().item())(r))(b))
+    # a tensor that holds no sample may be read
+    rec.value("closure item", F.vmap(lambda r: r * w.sum().item())(b))
+    rec.value("closure if", F.vmap(lambda r: r * 2 if (w > 0).any() else r)(b))
 
 
 def func_functional_call(torch, rec):
