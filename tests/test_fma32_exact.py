@@ -198,7 +198,8 @@ def test_pure_fma_is_exact():
     _check(np.array(P.tolist(P.fma(*cols)), np.float32), triples)
 
 
-@pytest.mark.parametrize("n", [4095, 4096, 4097, 131071, 131073, 262145])
+@pytest.mark.parametrize("n", [N._FMA_SMALL, N._FMA_SMALL + 1, N._FMA_CHUNK - 1,
+                               N._FMA_CHUNK + 1, 2 * N._FMA_CHUNK + 1])
 def test_numpy_fma_is_exact_across_chunks(n):
     """Hard triples tiled over an array long enough to be done in several chunks (and one just
     under or over the size done whole), shifted so that they fall on chunk boundaries."""
@@ -232,7 +233,8 @@ def _assert_tiled(got, want, what):
     ((5, 7), (), (5, 7)), ((5, 7), (5, 7), ()), ((), (5, 7), (5, 7)), ((), (), (5, 7)),
     ((5, 1), (1, 7), (5, 7)), ((7,), (5, 1), (1,)), ((1, 1, 7), (5, 7), (1,)),
     ((1,), (), ()), ((), (), ()), ((3, 1, 2), (4, 1), (1, 4, 2)), ((0, 3), (), (3,)),
-    ((4100,), (), (4100,)), ((70, 60), (60,), ()), ((2, 70, 60), (1, 60), (70, 1)),
+    ((N._FMA_SMALL + 4,), (), (N._FMA_SMALL + 4,)), ((100, 90), (90,), ()),
+    ((2, 70, 60), (1, 60), (70, 1)),
 ])
 def test_numpy_fma_broadcasts(pattern):
     """Every operand of every shape pattern holds hard values; each element is checked."""
@@ -289,3 +291,16 @@ def test_numpy_fma_from_many_threads():
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(run, range(8)))
+
+
+def test_numpy_fma_is_exact_in_small_pieces():
+    """Arrays of 1 to 70 elements (a few elements take other paths than many)."""
+    rng = np.random.default_rng(RNG_SEED + 70)
+    triples = _midpoint_triples(rng, 60) + _special_triples()[::5]
+    a, b, c = _columns(triples)
+    i = 0
+    for n in list(range(1, 71)) * 3:
+        if i + n > len(triples):
+            i = 0
+        _check(N.fma(a[i:i + n], b[i:i + n], c[i:i + n]), triples[i:i + n], f"size {n}: ")
+        i += n

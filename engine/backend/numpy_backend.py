@@ -8,6 +8,7 @@ functions with the same meaning, so the engine never needs to know which one it 
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 import threading as _threading
 
 import numpy as np
@@ -176,13 +177,15 @@ def _fma_float64(a, b, c):
 # unless the float64 sum landed exactly on a float32 rounding midpoint (its low 29 mantissa
 # bits 1000...0) or among float32's subnormals (below 2**-126), whose midpoints lie elsewhere.
 # Those few elements are settled with the sum's exact error. (Written for speed: every
-# optimizer step of every parameter comes here.) The work goes in chunks through one float64
-# buffer kept per thread, so it stays in cache and costs no page faults (whole-array float64
-# temporaries of a weight made glibc map and unmap fresh pages on every call); every numpy
-# call writes in place, which costs about half of writing to another buffer, and float32
-# operands are widened by a copy (numpy's mixed float32-float64 loops buffer and cast, slower).
+# optimizer step of every parameter comes here; bench/bench_fma.py measures it.) Big operands
+# go in chunks through one float64 buffer kept per thread, which costs no page faults
+# (whole-array float64 temporaries of a weight made glibc map fresh pages on every call, and
+# a page fault per 4 KiB cost more than the arithmetic); every numpy call there writes in
+# place, about half the cost of writing to another buffer. Small operands go whole, in the
+# fewest numpy calls, as numpy's per-call cost is most of their time.
 _FMA_CHUNK = 131072  # elements per pass at most (the float64 buffer is 1 MiB)
-_FMA_SMALL = 4096  # operands up to this size go whole, in fewer numpy calls
+_FMA_SMALL = 8192  # operands up to this size go whole, in fewer numpy calls (float64
+# temporaries of 64 KiB: glibc takes them from its heap, not fresh pages as from 128 KiB up)
 _MIDPOINT_SHIFTED = -2 ** 63  # a midpoint's bits << 35: 1 and 63 zeros, the least int64
 _SHIFT = np.array(35)  # (a 0-dim array: numpy converts a Python int on every call)
 _TINY32 = 0x00800000  # 2**-126's float32 bits
@@ -210,6 +213,28 @@ def _in_doubt(s, bits, out):
         midpoints = np.flatnonzero(bits == _MIDPOINT_SHIFTED)
         return midpoints if tiny is None else np.concatenate((midpoints, tiny))
     return tiny if tiny is not None and len(tiny) else None
+
+
+_FEW = 32  # up to this many sums, _few_in_doubt answers first (at 64 it costs as numpy's calls)
+_LANES = {}  # n: the masks of _few_in_doubt, each repeated over n 64-bit lanes
+
+
+def _few_in_doubt(s) -> bool:
+    """Whether some of a few float64 sums may round wrong (as _in_doubt, zero sums included),
+    on one Python integer holding all their bits: for a few elements numpy's per-call cost is
+    most of the work. Per 64-bit lane: the low 29 bits xor a midpoint's are zero only at a
+    midpoint, and adding 2**29 - 1 carries into bit 29 unless they are; the exponent field plus
+    2048 - 897 carries into bit 63 unless the sum is below 2**-126 (or zero). No carry crosses
+    into the next lane."""
+    masks = _LANES.get(s.size)
+    if masks is None:
+        masks = _LANES[s.size] = tuple(
+            int.from_bytes(np.full(s.size, v, np.uint64).tobytes(), _sys.byteorder)
+            for v in (0x1FFFFFFF, 0x10000000, 0x20000000, 0x7FF << 52, 1151 << 52, 1 << 63))
+    low, midpoint, bit29, exponent, lift, bit63 = masks
+    x = int.from_bytes(s.tobytes(), _sys.byteorder)
+    return (((x & low) ^ midpoint) + low) & bit29 != bit29 or \
+        ((x & exponent) + lift) & bit63 != bit63
 
 
 def _settle32(a, b, c, out, k) -> None:
@@ -244,7 +269,10 @@ def _fma32_small(a, b, c):
     else:  # c widens the shape (or all three are 0-dim: numpy gave a scalar)
         s = np.asarray(np.add(s, c, dtype=np.float64))
     out = s.astype(np.float32)  # in the layout numpy gave s (the operands': F for transposes)
-    k = _in_doubt(s, s.view(np.int64), out) if out.size else None
+    n = out.size
+    if not n or n <= _FEW and not _few_in_doubt(s):
+        return out
+    k = _in_doubt(s, s.view(np.int64), out)
     if k is not None:
         shape = out.shape
         flat = out.reshape(-1)  # a copy unless out is in C order: written back below
