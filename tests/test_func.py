@@ -359,6 +359,7 @@ def test_jacobians_of_pointwise_steps_are_torchs_up_to_the_pointwise_bits(api):
     ("jacfwd", lambda x: engine.atan2(x, engine.ones(3)), "Atan2Backward0"),
     ("jacfwd", lambda x: engine.cat([x, x * 2]), "CatBackward0 with more than one input"),
     ("jvp", lambda x: x.softmax(0), "SoftmaxBackward0"),
+    ("jvp", lambda x: x.floor() * x, "FloorBackward0"),
     ("jacrev", lambda x: engine.nn.functional.gelu(x), "GeluBackward0"),
     ("jacrev", lambda x: x.softmax(0), "SoftmaxBackward0"),
 ])
