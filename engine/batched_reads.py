@@ -24,8 +24,20 @@ UNDER_GRAD_ERROR = (
     ". For (3): please file an issue.")
 
 
+FALLBACK_WARNING = (
+    "There is a performance drop because we have not yet implemented the batching rule for "
+    "{op}. Please file us an issue on GitHub so that we can prioritize its implementation. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/functorch/BatchedFallback.cpp:"
+    "82.)")
+
+
 class _State(threading.local):
     check = None  # check(tensor, message): raises RuntimeError(message) for a batched tensor
+    # the vmaps running, outermost first: [holds_sample(tensor) -> bool, the sample it runs]
+    levels: list = []
+
+    def __init__(self):
+        self.levels = []
 
 
 state = _State()
@@ -44,3 +56,26 @@ def derived(out, *inputs):
     if derivation.derive is not None:
         derivation.derive(out, inputs)
     return out
+
+
+def warn_unbatched(op: str, *tensors) -> None:
+    """torch's vmap runs an operation that has no batching rule (`op`, as torch names the
+    overload: "aten::masked_fill.Tensor") slice by slice, and warns that it does. Its fallback
+    takes the innermost vmap level among the inputs', warns once, and calls the operation on
+    each slice of it, which repeats this for the levels further out: with nested vmaps it warns
+    once for the innermost level and once per slice for each level further out. Here the
+    function runs once per sample of every level, and each of those warnings comes from one
+    of those runs."""
+    levels = state.levels
+    if not levels:
+        return
+    held = [any(t is not None and holds(t) for t in tensors) for holds, _ in levels]
+    for k in range(len(levels)):
+        # level k's warnings: one per slice of the held levels inside it, so they come from
+        # the first sample of level k, of every level outside it and of the levels inside it
+        # that the inputs do not hold
+        if held[k] and all(levels[m][1] == 0 for m in range(len(levels))
+                           if m <= k or not held[m]):
+            from .tensor import warn
+
+            warn(FALLBACK_WARNING.format(op=op), stacklevel=3)

@@ -609,11 +609,15 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
         if outer_derive is not None:
             outer_derive(out, inputs)
 
+    level_state = [lambda tensor: id(tensor) in watch.batched, 0]
+    levels = _batched_reads.state.levels
     _batched_reads.state.check = check
     _batched_reads.derivation.derive = derive
+    levels.append(level_state)
     try:
         with _observer.observe(watch), _inside("vmap"):
             for i in range(batch):
+                level_state[1] = i  # which sample runs (batched_reads.warn_unbatched)
                 leaves = [a if m is None else m[0].select(m[1], i)
                           for a, m in zip(flat_args, moved)]
                 for leaf, m in zip(leaves, moved):
@@ -623,6 +627,7 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
     finally:
         _batched_reads.state.check = outer_check
         _batched_reads.derivation.derive = outer_derive
+        levels.remove(level_state)
     return _stack_outputs(name, per_sample, out_dims)
 
 

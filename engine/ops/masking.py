@@ -7,7 +7,7 @@ import math
 
 from .. import backend as B
 from ..autograd.function import Function, apply
-from ..batched_reads import derived
+from ..batched_reads import derived, warn_unbatched
 from ..tensor import Tensor
 from .compare import where
 from .helpers import dims_tuple
@@ -72,18 +72,24 @@ def _fill(value):
         # torch sends the masked gradient's sum to the value; refuse rather than drop it
         raise NotImplementedError("gradplay's masked_fill does not differentiate with respect "
                                   "to a value tensor that requires grad")
-    return MaskedFillTensor, (value,), value.item()
+    # the value read directly: under torch.func.vmap a per-sample value is what torch batches
+    # here, not a Python read of it (Tensor.item would refuse one)
+    return MaskedFillTensor, (value,), B.item(value._data)
 
 
 @export()
 def masked_fill(input, mask, value):
     cls, others, number = _fill(value)
+    if others:  # torch's vmap has no batching rule for a tensor value
+        warn_unbatched("aten::masked_fill.Tensor", input, mask, value)
     return apply(cls, (input, *others), mask, number)
 
 
 @export(function=False)
 def masked_fill_(input, mask, value):
     cls, others, number = _fill(value)
+    if others:
+        warn_unbatched("aten::masked_fill_.Tensor", input, mask, value)
     return run_inplace(input, cls, others, (mask, number), "masked_fill_")
 
 
