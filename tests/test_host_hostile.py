@@ -410,13 +410,17 @@ def test_sizes_that_are_ints_still_work_as_in_torch():
 # -- recording and sending count against the time limit -----------------------------------------
 # A run that records a lot and then uses its whole time limit: the reply, encoded, must still come
 # within the limit (plus the fraction kept for the last op's overshoot), at both entry points.
-# The loop stays within max_loop_iterations (else an idle machine is refused it before the time
-# limit is reached) and takes tens of seconds (10,000 products of 300x300).
+# Each loop stays within max_loop_iterations (else an idle machine is refused it before the time
+# limit is reached); together they take minutes on either backend. The product (150x150, 3.4
+# million multiply-adds) is within the pure backend's max_matmul_work too: a larger one is
+# refused there at once, which ended the run early whenever the recording above took less than
+# the time limit.
 
 HEAVY_RECORDING = (T + "x = torch.ones(3, requires_grad=True)\ndef f():\n    y = x\n"
                    "    for i in range(3000):\n        y = y * 1.0001\n    return y\n"
                    "y = f().sum()\n" + "y.backward(retain_graph=True)\n" * 5
-                   + "a = torch.ones(300, 300)\nfor i in range(10000):\n    b = a @ a\n")
+                   + "a = torch.ones(150, 150)\nfor i in range(10000):\n"
+                   "    for j in range(10000):\n        b = a @ a\n")
 
 
 @pytest.mark.parametrize("entry", ["handle_json", "answer"])

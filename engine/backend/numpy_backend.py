@@ -417,23 +417,48 @@ def _arr(fn):
     return op
 
 
-def _arr1(ufunc):
-    """_arr for a one-argument ufunc (fixed arity: no argument tuple on the hot path)."""
-    def op(a):
-        r = ufunc(a)
-        return r if type(r) is ndarray else np.asarray(r)
+def _arrays_always() -> bool:
+    """Whether this numpy's ufuncs take `out=...`: an array result even for 0-d operands
+    (numpy 2.3 and later), at the cost of a plain call, where turning a scalar result back
+    into an array costs a third of the call again."""
+    try:
+        return type(np.negative(np.zeros(()), out=...)) is ndarray
+    except TypeError:
+        return False
 
-    op.__name__ = ufunc.__name__
-    return op
 
+if _arrays_always():
+    def _arr1(ufunc):
+        """_arr for a one-argument ufunc (fixed arity: no argument tuple on the hot path)."""
+        def op(a):
+            return ufunc(a, out=...)
 
-def _arr2(ufunc):
-    def op(a, b):
-        r = ufunc(a, b)
-        return r if type(r) is ndarray else np.asarray(r)
+        op.__name__ = ufunc.__name__
+        return op
 
-    op.__name__ = ufunc.__name__
-    return op
+    def _arr2(ufunc):
+        def op(a, b):
+            return ufunc(a, b, out=...)
+
+        op.__name__ = ufunc.__name__
+        return op
+else:
+    def _arr1(ufunc):
+        """_arr for a one-argument ufunc (fixed arity: no argument tuple on the hot path)."""
+        def op(a):
+            r = ufunc(a)
+            return r if type(r) is ndarray else np.asarray(r)
+
+        op.__name__ = ufunc.__name__
+        return op
+
+    def _arr2(ufunc):
+        def op(a, b):
+            r = ufunc(a, b)
+            return r if type(r) is ndarray else np.asarray(r)
+
+        op.__name__ = ufunc.__name__
+        return op
 
 
 add = _arr2(np.add)
