@@ -1,7 +1,7 @@
 """Python reads of a tensor's data that torch.func.vmap refuses (.item(), float(t), bool(t), an
-`if t:`): torch's vmap has no per-sample value to give Python there. func.vmap installs a check
-for the duration of its call; Tensor.item and Tensor.__bool__ ask it (one attribute read when
-no vmap runs)."""
+`if t:`): torch's vmap has no per-sample value to give Python there. func.vmap puts itself on
+`state.levels` for the duration of its call; Tensor.item and Tensor.__bool__ ask refuse_read
+when a vmap runs (one attribute read when none does)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ FALLBACK_WARNING = (
 
 
 class _State(threading.local):
-    check = None  # check(tensor, message): raises RuntimeError(message) for a batched tensor
-    # the vmaps running, outermost first: [holds_sample(tensor) -> bool, the sample it runs]
+    # the vmaps running, outermost first: each (func._VmapWatch) has holds(tensor), mark(tensor),
+    # read_error(message) and `sample`, the sample its function runs on
     levels: list = []
 
     def __init__(self):
@@ -43,18 +43,20 @@ class _State(threading.local):
 state = _State()
 
 
-class _Derive(threading.local):
-    derive = None  # derive(out, inputs): marks out batched when one of the inputs is
-
-
-derivation = _Derive()
+def refuse_read(tensor, message: str) -> None:
+    """Raise torch's RuntimeError for a Python read (`message`: ITEM_ERROR or
+    CONTROL_FLOW_ERROR) of a tensor that holds a sample; the innermost vmap holding it words it."""
+    for level in reversed(state.levels):
+        if level.holds(tensor):
+            raise RuntimeError(level.read_error(message))
 
 
 def derived(out, *inputs):
     """out, computed from inputs by an operation that reports nothing to observers (a
     comparison, any/all): under vmap it holds a sample when one of the inputs does."""
-    if derivation.derive is not None:
-        derivation.derive(out, inputs)
+    for level in state.levels:
+        if any(level.holds(t) for t in inputs):
+            level.mark(out)
     return out
 
 
@@ -69,12 +71,12 @@ def warn_unbatched(op: str, *tensors) -> None:
     levels = state.levels
     if not levels:
         return
-    held = [any(t is not None and holds(t) for t in tensors) for holds, _ in levels]
+    held = [any(t is not None and level.holds(t) for t in tensors) for level in levels]
     for k in range(len(levels)):
         # level k's warnings: one per slice of the held levels inside it, so they come from
         # the first sample of level k, of every level outside it and of the levels inside it
         # that the inputs do not hold
-        if held[k] and all(levels[m][1] == 0 for m in range(len(levels))
+        if held[k] and all(levels[m].sample == 0 for m in range(len(levels))
                            if m <= k or not held[m]):
             from .tensor import warn
 

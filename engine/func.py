@@ -460,8 +460,12 @@ class _VmapWatch(_observer.Observer):
     """Sees each operation the function runs under vmap (and passes every event on to the
     observer that was installed, so the playground still draws them)."""
 
-    def __init__(self, inner, rows: bool):
+    def __init__(self, inner, rows: bool, nesting: int):
         self.inner = inner
+        # its level among torch.func's transforms (_nesting.kinds), and the sample its function
+        # runs on (batched_reads.warn_unbatched)
+        self.nesting = nesting
+        self.sample = 0
         self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
@@ -473,6 +477,15 @@ class _VmapWatch(_observer.Observer):
     def mark(self, tensor):
         self.batched.add(id(tensor))
         self.kept.append(tensor)
+
+    def holds(self, tensor) -> bool:
+        return id(tensor) in self.batched
+
+    def read_error(self, message: str) -> str:
+        """The error for a Python read of a tensor this vmap batches (batched_reads)."""
+        if "grad" in _nesting.kinds[self.nesting:]:  # torch's wrapped tensors say it otherwise
+            return _batched_reads.UNDER_GRAD_ERROR
+        return message
 
     def tensor_created(self, tensor, node, op, inputs):
         if self.inner is not None:
@@ -588,36 +601,13 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
         raise RuntimeError("vmap: a batch of size 0 is not supported here: the function runs "
                            "once per sample, and with no sample the result's shape is unknown")
     per_sample = []
-    watch = _VmapWatch(_observer.state.observer, rows)
-    outer_check = _batched_reads.state.check
-
-    level = len(_nesting.kinds)
-
-    def check(tensor, message):
-        if id(tensor) in watch.batched:
-            if "grad" in _nesting.kinds[level:]:  # torch's wrapped tensors say it otherwise
-                message = _batched_reads.UNDER_GRAD_ERROR
-            raise RuntimeError(message)
-        if outer_check is not None:
-            outer_check(tensor, message)
-
-    outer_derive = _batched_reads.derivation.derive
-
-    def derive(out, inputs):
-        if any(id(t) in watch.batched for t in inputs):
-            watch.mark(out)
-        if outer_derive is not None:
-            outer_derive(out, inputs)
-
-    level_state = [lambda tensor: id(tensor) in watch.batched, 0]
+    watch = _VmapWatch(_observer.state.observer, rows, len(_nesting.kinds))
     levels = _batched_reads.state.levels
-    _batched_reads.state.check = check
-    _batched_reads.derivation.derive = derive
-    levels.append(level_state)
+    levels.append(watch)
     try:
         with _observer.observe(watch), _inside("vmap"):
             for i in range(batch):
-                level_state[1] = i  # which sample runs (batched_reads.warn_unbatched)
+                watch.sample = i
                 leaves = [a if m is None else m[0].select(m[1], i)
                           for a, m in zip(flat_args, moved)]
                 for leaf, m in zip(leaves, moved):
@@ -625,9 +615,7 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
                         watch.mark(leaf)
                 per_sample.append(func(*_unflatten(leaves, arg_spec), **kwargs))
     finally:
-        _batched_reads.state.check = outer_check
-        _batched_reads.derivation.derive = outer_derive
-        levels.remove(level_state)
+        levels.remove(watch)
     return _stack_outputs(name, per_sample, out_dims)
 
 

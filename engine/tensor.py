@@ -330,8 +330,8 @@ class Tensor:
 
     # -- conversion to Python -----------------------------------------------------------------
     def item(self):
-        if _batched_reads.state.check is not None:  # inside torch.func.vmap
-            _batched_reads.state.check(self, _batched_reads.ITEM_ERROR)
+        if _batched_reads.state.levels:  # inside torch.func.vmap
+            _batched_reads.refuse_read(self, _batched_reads.ITEM_ERROR)
         n = B.numel(self._data)
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
@@ -361,8 +361,8 @@ class Tensor:
         return int(self.item())
 
     def __bool__(self):
-        if _batched_reads.state.check is not None:  # inside torch.func.vmap
-            _batched_reads.state.check(self, _batched_reads.CONTROL_FLOW_ERROR)
+        if _batched_reads.state.levels:  # inside torch.func.vmap
+            _batched_reads.refuse_read(self, _batched_reads.CONTROL_FLOW_ERROR)
         if B.numel(self._data) != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
