@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from . import batched_reads as _batched_reads
 from . import creation
 from . import observer as _observer
+from . import sizes as _sizes
 from .autograd import grad_mode
 from .autograd.api import grad as _autograd_grad
 from .autograd.graph import AccumulateGrad, saved_hooks
@@ -456,12 +457,43 @@ RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. P
                 "operation out of vmap")
 
 
-class _VmapWatch(_observer.Observer):
+class _PassingWatch(_observer.Observer):
+    """An observer a transform installs while the function runs: it passes every event on to
+    the observer that was installed (`inner`), so the playground still draws them; subclasses
+    add their checks to tensor_created and backward_begin and call these."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def tensor_created(self, tensor, node, op, inputs):
+        if self.inner is not None:
+            self.inner.tensor_created(tensor, node, op, inputs)
+
+    def backward_begin(self, *args):
+        if self.inner is not None:
+            self.inner.backward_begin(*args)
+
+
+def _pass_on(event):
+    def forward(self, *args):
+        if self.inner is not None:
+            getattr(self.inner, event)(*args)
+
+    forward.__name__ = event
+    return forward
+
+
+for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace",
+               "grad_assigned", "warning", "backward_end"):
+    setattr(_PassingWatch, _event, _pass_on(_event))
+
+
+class _VmapWatch(_PassingWatch):
     """Sees each operation the function runs under vmap (and passes every event on to the
     observer that was installed, so the playground still draws them)."""
 
     def __init__(self, inner, rows: bool, nesting: int):
-        self.inner = inner
+        super().__init__(inner)
         # its level among torch.func's transforms (_nesting.kinds), and the sample its function
         # runs on (batched_reads.warn_unbatched)
         self.nesting = nesting
@@ -488,8 +520,7 @@ class _VmapWatch(_observer.Observer):
         return message
 
     def tensor_created(self, tensor, node, op, inputs):
-        if self.inner is not None:
-            self.inner.tensor_created(tensor, node, op, inputs)
+        super().tensor_created(tensor, node, op, inputs)
         if any(id(t) in self.batched for t in inputs):
             self.mark(tensor)
         if op in _RANDOM:
@@ -508,22 +539,8 @@ class _VmapWatch(_observer.Observer):
                 "vmap: gradplay runs the function once per sample, and a gradient inside it "
                 "with a batched input mapped along a dim other than 0 can round differently "
                 "from torch's batched kernels, so it is not supported here; map along dim 0")
-        if self.inner is not None:
-            self.inner.backward_begin(*args)
+        super().backward_begin(*args)
 
-
-def _pass_on(event):
-    def forward(self, *args):
-        if self.inner is not None:
-            getattr(self.inner, event)(*args)
-
-    forward.__name__ = event
-    return forward
-
-
-for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace",
-               "grad_assigned", "warning", "backward_end"):
-    setattr(_VmapWatch, _event, _pass_on(_event))
 
 
 def _func_name(func) -> str:
@@ -793,18 +810,18 @@ def _fwd_check(api):
     return check
 
 
-class _OpWatch(_observer.Observer):
+class _OpWatch(_PassingWatch):
     """Refuses each operation `check` turns down while the function runs (passing every event
     on to the observer that was installed)."""
 
     def __init__(self, inner, check, random_error=None, no_backward=None):
+        super().__init__(inner)
         # random_error: the refusal of a random operation (None: random numbers are drawn)
-        self.inner, self.check, self.random_error = inner, check, random_error
+        self.check, self.random_error = check, random_error
         self.no_backward = no_backward  # the refusal of a gradient taken inside the function
 
     def tensor_created(self, tensor, node, op, inputs):
-        if self.inner is not None:
-            self.inner.tensor_created(tensor, node, op, inputs)
+        super().tensor_created(tensor, node, op, inputs)
         if op in _RANDOM:
             if self.random_error:
                 raise RuntimeError(self.random_error)
@@ -816,13 +833,8 @@ class _OpWatch(_observer.Observer):
     def backward_begin(self, *args):
         if self.no_backward:
             raise RuntimeError(self.no_backward)
-        if self.inner is not None:
-            self.inner.backward_begin(*args)
+        super().backward_begin(*args)
 
-
-for _event in ("node_begin", "edge", "node_end", "accumulate", "hook", "inplace",
-               "grad_assigned", "warning", "backward_end"):
-    setattr(_OpWatch, _event, _pass_on(_event))
 
 # second derivatives through the trick: torch runs forward mode over reverse mode (or reverse
 # over forward), whose formulas round differently from the trick's third pass (measured: most
@@ -882,7 +894,7 @@ def _one_hot(i, shapes, dtypes):
     rows, start = [], 0
     with grad_mode.no_grad():
         for shape, dt in zip(shapes, dtypes):
-            n = _numel(shape)
+            n = _sizes.numel(shape)
             row = creation.zeros(n, dtype=dt)
             if start <= i < start + n:
                 row[i - start] = 1
@@ -890,12 +902,6 @@ def _one_hot(i, shapes, dtypes):
             start += n
     return rows
 
-
-def _numel(shape) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
@@ -915,15 +921,15 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         out_flat, out_spec = _flatten(output)
         prim_flat, prim_spec = _flatten(diff)
         shapes = [tuple(o.shape) for o in out_flat]
-        total = sum(_numel(s) for s in shapes)
+        total = sum(_sizes.numel(s) for s in shapes)
         rows = [_flatten(vjp_fn(_unflatten(_one_hot(i, shapes, [o.dtype for o in out_flat]),
                                            out_spec)))[0] for i in range(total)]
         per_output = []
         for k in range(len(out_flat)):
-            start = sum(_numel(s) for s in shapes[:k])
+            start = sum(_sizes.numel(s) for s in shapes[:k])
             cells = []
             for j, p in enumerate(prim_flat):
-                column = [rows[i][j] for i in range(start, start + _numel(shapes[k]))]
+                column = [rows[i][j] for i in range(start, start + _sizes.numel(shapes[k]))]
                 cells.append(_stacked(column, p).reshape((*shapes[k], *p.shape)))
             per_output.append(cells)
         cells = [c for cells in per_output for c in cells]
