@@ -1,7 +1,9 @@
-"""Python reads of a tensor's data that torch.func.vmap refuses (.item(), float(t), bool(t), an
-`if t:`): torch's vmap has no per-sample value to give Python there. func.vmap puts itself on
-`state.levels` for the duration of its call; Tensor.item and Tensor.__bool__ ask refuse_read
-when a vmap runs (one attribute read when none does)."""
+"""What torch.func.vmap refuses because a tensor holds a sample (is batched, in torch's words):
+Python reads of its data (.item(), float(t), bool(t), an `if t:`, .tolist(), .numpy()), for
+which torch's vmap has no per-sample value to give Python, and operations whose result's shape
+would depend on the sample's values (nonzero, unique, indexing with a boolean mask).
+func.vmap puts itself on `state.levels` for the duration of its call; the tensor methods and
+those operations ask here when a vmap runs (one attribute read when none does)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,19 @@ UNDER_GRAD_ERROR = (
     "control flow in vmap yet, please file an issue at https://github.com/pytorch/pytorch/issues "
     ". For (3): please file an issue.")
 
+# .tolist(), .numpy() and numpy's __array__: torch's batched tensor has no storage to read
+NO_STORAGE_ERROR = "Cannot access data pointer of Tensor that doesn't have storage"
+DYNAMIC_SHAPE_ERROR = ("vmap: We do not support batching operators that can output dynamic "
+                       "shape. Attempted to vmap over {op}. Please file an issue at "
+                       "https://github.com/pytorch/pytorch/issues if you need this feature.")
+BOOLEAN_MASK_ERROR = ("vmap: We do not support batching operators that can support dynamic shape. "
+                      "Attempting to batch over indexing with a boolean mask.")
+MASKED_SELECT_ERROR = ("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We "
+                       "cannot support this because for each batch this would return a "
+                       "differently shaped Tensor. Please file an issue at "
+                       "https://github.com/pytorch/pytorch/issues if you need this feature.")
+# operations torch's vmap has neither a batching rule nor a slice-by-slice fallback for
+NO_FALLBACK_ERROR = "Batching rule not implemented for {op}. We could not generate a fallback."
 
 FALLBACK_WARNING = (
     "There is a performance drop because we have not yet implemented the batching rule for "
@@ -49,6 +64,28 @@ def refuse_read(tensor, message: str) -> None:
     for level in reversed(state.levels):
         if level.holds(tensor):
             raise RuntimeError(level.read_error(message))
+
+
+def held(*tensors) -> bool:
+    """Whether a running vmap holds one of `tensors` (None and Python numbers are skipped)."""
+    return any(level.holds(t) for level in state.levels for t in tensors if t is not None)
+
+
+def refuse(message: str, *tensors) -> None:
+    """Raise torch's RuntimeError `message` when a running vmap holds one of `tensors`."""
+    if state.levels and held(*tensors):
+        raise RuntimeError(message)
+
+
+def indexes_as_tensor(index) -> bool:
+    """Whether torch's vmap indexes with a 0-dim integer tensor `index` as a tensor (advanced
+    indexing, IndexBackward0) rather than reading it as a number: when it holds a sample and no
+    torch.func.grad runs inside that vmap (torch's gradient wrapper reads it with .item(), which
+    vmap then refuses)."""
+    for level in reversed(state.levels):
+        if level.holds(index):
+            return not level.under_grad()
+    return False
 
 
 def derived(out, *inputs):

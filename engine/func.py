@@ -447,6 +447,9 @@ _ROW_REDUCTIONS = frozenset(("SumBackward0", "SumBackward1", "MeanBackward0", "M
 # the largest or smallest element: picked, not computed, so any order gives it (and max()/amax
 # share their gradient among ties evenly, with no index to pick)
 _PICKS = frozenset(("MaxBackward1", "MinBackward1", "AmaxBackward0", "AminBackward0"))
+# masked_select with a mask that holds no sample (masked_select refuses one that does): it
+# copies the same places out of every sample, so per sample is what torch's batch gives
+_MASK_SELECTION = frozenset(("MaskedSelectBackward0",))
 _RANDOM = frozenset((
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
     "bernoulli", "multinomial", "normal_", "uniform_", "bernoulli_", "exponential_", "random_",
@@ -498,7 +501,7 @@ class _VmapWatch(_PassingWatch):
         # runs on (batched_reads.warn_unbatched)
         self.nesting = nesting
         self.sample = 0
-        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX
+        self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX | _MASK_SELECTION
                         | (_ROW_REDUCTIONS if rows else frozenset()))
         self.rows = rows
         # the tensors that hold a sample (torch's batched tensors), and references keeping
@@ -513,11 +516,14 @@ class _VmapWatch(_PassingWatch):
     def holds(self, tensor) -> bool:
         return id(tensor) in self.batched
 
+    def under_grad(self) -> bool:
+        """Whether a torch.func.grad runs inside this vmap (torch's tensors are then wrapped
+        for the gradient outside their batching, and say some errors otherwise)."""
+        return "grad" in _nesting.kinds[self.nesting:]
+
     def read_error(self, message: str) -> str:
         """The error for a Python read of a tensor this vmap batches (batched_reads)."""
-        if "grad" in _nesting.kinds[self.nesting:]:  # torch's wrapped tensors say it otherwise
-            return _batched_reads.UNDER_GRAD_ERROR
-        return message
+        return _batched_reads.UNDER_GRAD_ERROR if self.under_grad() else message
 
     def tensor_created(self, tensor, node, op, inputs):
         super().tensor_created(tensor, node, op, inputs)

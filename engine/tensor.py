@@ -338,14 +338,20 @@ class Tensor:
         return B.item(B.reshape(self._data, ()))
 
     def tolist(self):
+        if _batched_reads.state.levels:  # inside torch.func.vmap
+            _batched_reads.refuse(_batched_reads.NO_STORAGE_ERROR, self)
         return B.tolist(self._data)
 
     def numpy(self, *, force: bool = False):
         if self._requires_grad and not force:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        if _batched_reads.state.levels:
+            _batched_reads.refuse(_batched_reads.NO_STORAGE_ERROR, self)
         return B.to_numpy(self._data)
 
     def __array__(self, dtype=None, copy=None):
+        if _batched_reads.state.levels:
+            _batched_reads.refuse(_batched_reads.NO_STORAGE_ERROR, self)
         a = B.to_numpy(self._data)
         return a if dtype is None else a.astype(dtype)
 

@@ -469,40 +469,53 @@ def test_jacobians_agree_with_central_differences(api):
     assert engine.allclose(jt, jac @ tangent, rtol=1e-12, atol=1e-12)
 
 
-# masked_fill with a tensor value has no batching rule in torch 2.13: its vmap runs it slice by
-# slice and warns, once for the innermost level the inputs are batched at and once per slice of
-# it for each level further out. (the mapped function, the warnings torch gave, recorded with
-# torch 2.13, and the sum of the result)
+# Operations with no batching rule in torch 2.13 (masked_fill with a tensor value, histc, isclose,
+# argwhere, and masked_scatter in masked_select's gradient): its vmap runs them slice by slice
+# and warns, once for the innermost level the inputs are batched at and once per slice of it
+# for each level further out. (the op the warnings name, the mapped function, the warnings
+# torch gave, recorded with torch 2.13, and the sum of the result)
 FALLBACK_CASES = [
-    ("value batched outside", lambda t, x, v: t.func.vmap(
+    ("value batched outside", "masked_fill", lambda t, x, v: t.func.vmap(
         lambda r, vv: t.func.vmap(lambda e: t.ones(()).masked_fill(t.tensor(True), vv))(r))(
         x[0], t.tensor([1.0, 2.0, 3.0])), 1, 24.0),
-    ("input at both levels, value outside", lambda t, x, v: t.func.vmap(
+    ("input at both levels, value outside", "masked_fill", lambda t, x, v: t.func.vmap(
         lambda m, vv: t.func.vmap(lambda row: row.masked_fill(row < 0, vv))(m))(
         x, t.tensor([7.0, 8.0])), 4, 155.0),
-    ("three levels", lambda t, x, v: t.func.vmap(t.func.vmap(t.func.vmap(
+    ("three levels", "masked_fill", lambda t, x, v: t.func.vmap(t.func.vmap(t.func.vmap(
         lambda e: e.masked_fill(e < 0, v))))(x), 17, 83.5),
-    ("only the mask batched", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
+    ("only the mask batched", "masked_fill", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
         lambda row: t.ones(4).masked_fill(row < 0, v))(m))(x), 4, 18.5),
-    ("mask batched outside only", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
+    ("mask batched outside only", "masked_fill", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
         lambda row: row.masked_fill(m[0] < 0, v))(m))(x), 4, 84.0),
-    ("nothing batched inside", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
+    ("nothing batched inside", "masked_fill", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
         lambda row: m[0].masked_fill(m[0] < 0, v) + row)(m))(x), 1, 48.0),
-    ("in place, one level", lambda t, x, v: t.func.vmap(
+    ("in place, one level", "masked_fill", lambda t, x, v: t.func.vmap(
         lambda r: r.clone().masked_fill_(r < 0, v))(x[0]), 1, 5.5),
-    ("under grad", lambda t, x, v: t.func.vmap(t.func.grad(
+    ("under grad", "masked_fill", lambda t, x, v: t.func.vmap(t.func.grad(
         lambda r: r.masked_fill(r < 0, v).sum()))(x[0]), 1, 1.0),
-    ("scalar value: a batching rule, no warning", lambda t, x, v: t.func.vmap(
+    ("scalar value: a batching rule, no warning", "masked_fill", lambda t, x, v: t.func.vmap(
         lambda r: r.masked_fill(r < 0, 0.5))(x), 0, 83.5),
+    ("histc, two levels", "histc", lambda t, x, v: t.func.vmap(t.func.vmap(
+        lambda r: t.histc(r, bins=3, min=-12, max=12)))(x), 4, 24.0),
+    ("histc, input at both levels", "histc", lambda t, x, v: t.func.vmap(lambda m: t.func.vmap(
+        lambda r: t.histc(m[0] + r, bins=2, min=-24, max=24))(m))(x), 4, 24.0),
+    ("isclose, three levels", "isclose", lambda t, x, v: t.func.vmap(t.func.vmap(t.func.vmap(
+        lambda e: t.isclose(e, e * v).float())))(x), 17, 1.0),
+    ("argwhere, one level", "argwhere", lambda t, x, v: t.func.vmap(
+        lambda m: t.argwhere(m > 100))(x), 1, 0),
+    ("masked_scatter: masked_select's gradient, two levels", "masked_scatter", lambda t, x, v: t.func.vmap(
+        t.func.vmap(t.func.grad(lambda r: (r.masked_select(
+            t.tensor([True, False, True, True])) ** 2).sum())))(x), 4, 24.0),
 ]
 
 
 # the engine against the counts recorded from torch, and torch itself live (when it imports)
 @pytest.mark.parametrize("t", [engine, pytest.param(real_torch, marks=pytest.mark.skipif(
     real_torch is None, reason="compares with torch 2.13 live"))], ids=["engine", "torch"])
-@pytest.mark.parametrize("name, fn, warnings_given, total", FALLBACK_CASES,
+@pytest.mark.parametrize("name, op, fn, warnings_given, total", FALLBACK_CASES,
                          ids=[c[0] for c in FALLBACK_CASES])
-def test_vmap_warns_where_torch_runs_an_op_slice_by_slice(t, name, fn, warnings_given, total):
+def test_vmap_warns_where_torch_runs_an_op_slice_by_slice(t, name, op, fn, warnings_given,
+                                                           total):
     import warnings
 
     x = t.arange(24.0).reshape(2, 3, 4) - 11
@@ -514,4 +527,4 @@ def test_vmap_warns_where_torch_runs_an_op_slice_by_slice(t, name, fn, warnings_
     for w in seen:
         assert w.category is UserWarning
         assert str(w.message).startswith("There is a performance drop because we have not yet "
-                                          "implemented the batching rule for aten::masked_fill")
+                                          f"implemented the batching rule for aten::{op}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from ..batched_reads import derived, warn_unbatched
 from ..dtypes import int64
 from ..tensor import Tensor
 from .registry import export
@@ -88,7 +89,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             rows = [r for block in rows for r in block]
         per_row = val_shape[-1] if val_shape else 1
         out = [_search(rows[i // per_row], v, right) for i, v in enumerate(flat_vals)]
-    return Tensor._make(B.reshape(B.array(out, "int64"), val_shape), int64)
+    return derived(Tensor._make(B.reshape(B.array(out, "int64"), val_shape), int64),
+                   sorted_sequence, values)
 
 
 @export()
@@ -108,6 +110,7 @@ def _g(x: float) -> str:
 
 @export()
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+    warn_unbatched("aten::histc", input)  # under vmap torch runs it sample by sample
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_TYPE[input.dtype.name]}'")
@@ -139,4 +142,4 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     for p, keep in zip(B.tolist(pos), B.tolist(inside)):
         if keep:
             counts[p] += 1
-    return Tensor._make(B.array([float(c) for c in counts], dt), input.dtype)
+    return derived(Tensor._make(B.array([float(c) for c in counts], dt), input.dtype), input)

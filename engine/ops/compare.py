@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import batched_reads
 from ..autograd.function import Function, apply
 from ..batched_reads import derived
 from ..dtypes import bool_
@@ -88,6 +89,8 @@ class Where(Function):
                  "label": "where(c, a, b)"})
 def where(condition, input=None, other=None):
     if input is None and other is None:  # torch.where(condition): nonzero(as_tuple=True)
+        batched_reads.refuse(batched_reads.DYNAMIC_SHAPE_ERROR.format(op="aten::where"),
+                             condition)
         return nonzero(condition, as_tuple=True)
     if input is None or other is None:
         raise TypeError("where() received an invalid combination of arguments - got (Tensor, "

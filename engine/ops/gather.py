@@ -7,7 +7,9 @@ differentiates them again."""
 from __future__ import annotations
 
 from .. import backend as B
+from .. import batched_reads
 from ..autograd.function import Function, apply
+from ..batched_reads import warn_unbatched
 from ..dtypes import int64
 from ..tensor import Tensor
 from .formulas import sum_to
@@ -390,7 +392,10 @@ class MaskedSelect(Function):
         return B.getitem(B.expand(x, shape), B.expand(m, shape))
 
     def backward(self, grad):
-        _, mask = self.saved_tensors
+        a, mask = self.saved_tensors
+        # under vmap(grad(...)) torch's gradient holds the samples, and masked_scatter has no
+        # batching rule: torch runs it sample by sample and warns
+        warn_unbatched("aten::masked_scatter", a)
         shape = tuple(B.broadcast_shapes(self.in_shape, B.shape(mask._data)))
         zeros = _zeros(shape, grad._dtype)
         return (sum_to(apply(MaskedScatter, (zeros, grad), mask), self.in_shape),)
@@ -437,5 +442,7 @@ class MaskedScatter(Function):
 def masked_select(input, mask):
     if mask._dtype.name != "bool":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    # under vmap, a mask that holds a sample selects a different count from each
+    batched_reads.refuse(batched_reads.MASKED_SELECT_ERROR, mask)
     check_broadcast(B.shape(mask._data), B.shape(input._data))
     return apply(MaskedSelect, (input,), mask)

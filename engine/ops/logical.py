@@ -5,6 +5,7 @@ not even in place (the tensor keeps its grad_fn and its values change, its versi
 from __future__ import annotations
 
 from .. import backend as B
+from ..batched_reads import derived
 from ..dtypes import bool_
 from ..tensor import Tensor
 from .compare import logical_not
@@ -22,7 +23,7 @@ def _logical(name, combine):
             raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                             f"{type(other).__name__}")
         check_broadcast(B.shape(input._data), B.shape(other._data))
-        return Tensor._make(combine(_truth(input), _truth(other)), bool_)
+        return derived(Tensor._make(combine(_truth(input), _truth(other)), bool_), input, other)
 
     op.__name__ = op.__qualname__ = name
     return op

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from .. import batched_reads
 from ..autograd.function import Function, apply
 from ..batched_reads import derived, warn_unbatched
 from ..tensor import Tensor
@@ -180,15 +181,15 @@ def _is_inf(x):
 
 @export()
 def isinf(input):
-    return _bool(_is_inf(input._data))
+    return derived(_bool(_is_inf(input._data)), input)
 
 
 @export()
 def isfinite(input):
     x = input._data
     if not input.dtype.is_floating_point:
-        return _bool(B.ones(B.shape(x), "bool"))
-    return _bool(B.logical_not(B.where(B.isnan(x), B.isnan(x), _is_inf(x))))
+        return derived(_bool(B.ones(B.shape(x), "bool")), input)
+    return derived(_bool(B.logical_not(B.where(B.isnan(x), B.isnan(x), _is_inf(x)))), input)
 
 
 def _truth(input):
@@ -214,11 +215,12 @@ def any(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
 
 @export()
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    warn_unbatched("aten::isclose", input, other)  # under vmap torch runs it sample by sample
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_TYPE[input.dtype.name]} did not match {_TYPE[other.dtype.name]}")
     a, b = input._data, other._data
     if input.dtype.name == "bool":
-        return _bool(B.eq(a, b))
+        return derived(_bool(B.eq(a, b)), input, other)
     dt = B.dtype_name(a) if input.dtype.is_floating_point else "float64"
     a, b = B.astype(a, dt), B.astype(b, dt)
     diff = B.abs(B.sub(a, b))
@@ -231,16 +233,24 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan:
         both = B.where(B.isnan(a), B.isnan(b), B.isnan(a))
         close = B.where(both, both, close)
-    return _bool(close)
+    return derived(_bool(close), input, other)
+
+
+# torch's vmap refuses allclose and equal of a tensor that holds a sample: the answer is one
+# Python bool, not one per sample
+ALLCLOSE_UNDER_VMAP = ("vmap over torch.allclose isn't supported yet. Please file an issue at "
+                       "https://github.com/pytorch/pytorch/issues if you need this feature.")
 
 
 @export()
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    batched_reads.refuse(ALLCLOSE_UNDER_VMAP, input, other)
     return bool(all(isclose(input, other, rtol, atol, equal_nan)).item())
 
 
 @export()
 def equal(input, other) -> bool:
+    batched_reads.refuse(batched_reads.NO_FALLBACK_ERROR.format(op="aten::equal"), input, other)
     if tuple(input.shape) != tuple(other.shape):
         return False
     return bool(all(input == other).item())

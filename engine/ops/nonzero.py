@@ -4,6 +4,8 @@ torch.where returns (engine/ops/compare.py calls nonzero). Integer results, no g
 from __future__ import annotations
 
 from .. import backend as B
+from .. import batched_reads
+from ..batched_reads import warn_unbatched
 from ..dtypes import int64
 from ..tensor import Tensor
 from .registry import export
@@ -27,6 +29,16 @@ def _nonzero_positions(input):
 
 @export()
 def nonzero(input, *, as_tuple=False):
+    # under vmap: the number of rows depends on each sample's values, and torch refuses
+    if as_tuple:
+        batched_reads.refuse(batched_reads.NO_FALLBACK_ERROR.format(op="aten::nonzero_numpy"),
+                             input)
+    else:
+        batched_reads.refuse(batched_reads.DYNAMIC_SHAPE_ERROR.format(op="aten::nonzero"), input)
+    return _nonzero(input, as_tuple)
+
+
+def _nonzero(input, as_tuple):
     coords, count = _nonzero_positions(input)
     if as_tuple:
         if input.ndim == 0:  # torch treats a 0-dim tensor as one element here
@@ -40,4 +52,7 @@ def nonzero(input, *, as_tuple=False):
 
 @export()
 def argwhere(input):
-    return nonzero(input)
+    # torch's vmap has no batching rule for argwhere: it runs it sample by sample, and then
+    # stacks the results (which fails when the samples have different counts)
+    warn_unbatched("aten::argwhere", input)
+    return _nonzero(input, False)

@@ -6,6 +6,7 @@ from collections import namedtuple
 
 from .. import backend as B
 from ..autograd.function import Function, apply
+from ..batched_reads import derived
 from ..tensor import Tensor
 from . import formulas
 from .compare import maximum, minimum, where
@@ -404,8 +405,8 @@ def argmax(input, dim=None, keepdim=False):
     _check_nonempty("argmax", input, wrapped, None if dim is None else (wrapped,), IndexError)
     if dim is None:
         flat = B.reshape(input._data, (-1,))
-        return Tensor._make(B.reshape(B.argmax(flat, 0, False), ()))
-    return Tensor._make(B.argmax(input._data, wrap_dim(dim, input.ndim), keepdim))
+        return derived(Tensor._make(B.reshape(B.argmax(flat, 0, False), ())), input)
+    return derived(Tensor._make(B.argmax(input._data, wrap_dim(dim, input.ndim), keepdim)), input)
 
 
 @export()
@@ -416,8 +417,8 @@ def argmin(input, dim=None, keepdim=False):
     _check_nonempty("argmin", input, wrapped, None if dim is None else (wrapped,), IndexError)
     if dim is None:
         flat = B.reshape(input._data, (-1,))
-        return Tensor._make(B.reshape(B.argmin(flat, 0, False), ()))
-    return Tensor._make(B.argmin(input._data, wrap_dim(dim, input.ndim), keepdim))
+        return derived(Tensor._make(B.reshape(B.argmin(flat, 0, False), ())), input)
+    return derived(Tensor._make(B.argmin(input._data, wrap_dim(dim, input.ndim), keepdim)), input)
 
 
 @export(palette={"code": "{0}.softmax(dim={dim})", "arity": 1, "group": "reduction",

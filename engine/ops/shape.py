@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from .. import batched_reads, errors
 from .. import budget as _budget
-from .. import errors
 from ..autograd.function import Function, apply, apply_multi
 from ..device import NO_CUDA, check_device, device
 from ..dtypes import by_name, result_type
@@ -793,7 +793,9 @@ def index_parts(self, index, setitem=False):
         if isinstance(ix, bool):
             raise NotImplementedError("indexing with a Python bool is not supported")
         if isinstance(ix, int) or (isinstance(ix, Tensor) and ix.ndim == 0 and
-                                    ix._dtype.name == "int64"):
+                                    ix._dtype.name == "int64" and not (
+                                        batched_reads.state.levels
+                                        and batched_reads.indexes_as_tensor(ix))):
             i, size = int(ix), out.shape[dim]
             if not -size <= i < size:  # torch names the item's place in the index
                 raise IndexError(
@@ -816,6 +818,8 @@ def index_parts(self, index, setitem=False):
             continue
         if _is_advanced(ix):
             arr, is_mask = _index_array(ix)
+            if is_mask and batched_reads.state.levels:  # each sample would select another count
+                batched_reads.refuse(batched_reads.BOOLEAN_MASK_ERROR, ix)
             # a boolean mask consumes as many dims as it has; an integer index one
             width = B.ndim(arr) if is_mask else 1
             advanced.append((dim, arr, width, is_mask))
@@ -857,6 +861,8 @@ def index_put_args(input, indices, values, fn: str, method: bool) -> Advanced:
             raise TypeError(f"expected Tensor as element {i} in argument {0 if method else 1}, "
                             f"but got {type(ix).__name__}")
         arr, is_mask = _index_array(ix)
+        if is_mask and batched_reads.state.levels:  # each sample would select another count
+            batched_reads.refuse(batched_reads.BOOLEAN_MASK_ERROR, ix)
         width = B.ndim(arr) if is_mask else 1
         parts.append((dim, arr, width, is_mask))
         dim += width

@@ -7,6 +7,7 @@ torch has no derivative for them: backward through one raises torch's error."""
 from __future__ import annotations
 
 from .. import backend as B
+from .. import batched_reads
 from ..autograd.function import Function, apply
 from ..dtypes import int64
 from ..tensor import Tensor
@@ -76,6 +77,11 @@ class UniqueConsecutive(_NoDerivative):
 
 
 def _run(cls, input, sort, return_inverse, return_counts, dim):
+    if dim is not None and cls is Unique:
+        cls = UniqueDim
+    # under vmap: how many values there are depends on each sample, and torch refuses
+    batched_reads.refuse(batched_reads.DYNAMIC_SHAPE_ERROR.format(op=f"aten::{cls.op_name}"),
+                         input)
     data = input._data
     if dim is None:
         items = B.tolist(B.reshape(data, (-1,)))
@@ -91,7 +97,6 @@ def _run(cls, input, sort, return_inverse, return_counts, dim):
         index = (slice(None),) * d + (B.array(reps, "int64"),)
         values = B.copy(B.getitem(data, index))
         inv_shape = (n,)
-        cls = UniqueDim if cls is Unique else cls
     out = apply(cls, (input,), values)
     extra = []
     if return_inverse:

@@ -294,6 +294,77 @@ def func_vmap_python_reads(torch, rec):
     rec.value("closure if", F.vmap(lambda r: r * 2 if (w > 0).any() else r)(b))
 
 
+def func_vmap_data_dependent(torch, rec):
+    """Under vmap: results of argmax, bucketize, isfinite, logical ops (no gradient, nothing
+    recorded) still hold the sample, so reading them is refused; operations whose result's
+    shape depends on each sample's values are refused with torch's own words; the same
+    operations are fine on a tensor that holds no sample; a 0-dim integer tensor that holds a
+    sample indexes as a tensor."""
+    F = torch.func
+    b = _batch(torch, 3, 4)
+    table = torch.tensor([10.0, 20.0, 30.0, 40.0])
+    grid = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    edges = torch.tensor([-1.0, 0.0, 1.0])
+    keep = torch.tensor([True, True, False, True])
+    # reads of results that hold a sample
+    rec.raises("argmax item", lambda: F.vmap(lambda r: r * r.argmax().item())(b))
+    rec.raises("argmin if", lambda: F.vmap(lambda r: r if r.argmin() > 1 else -r)(b))
+    rec.raises("bucketize item", lambda: F.vmap(
+        lambda r: r * torch.bucketize(r, edges)[0].item())(b))
+    rec.raises("searchsorted int", lambda: F.vmap(
+        lambda r: r * int(torch.searchsorted(edges, r)[1]))(b))
+    rec.raises("isfinite all if", lambda: F.vmap(lambda r: r if torch.isfinite(r).all() else r)(b))
+    rec.raises("isinf any bool", lambda: F.vmap(lambda r: r * bool(torch.isinf(r).any()))(b))
+    rec.raises("logical_and if", lambda: F.vmap(
+        lambda r: r if torch.logical_and(r > -2, r < 2).all() else -r)(b))
+    rec.raises("logical_xor item", lambda: F.vmap(
+        lambda r: r * torch.logical_xor(r > 0, r > 1).sum().item())(b))
+    rec.raises("isclose if", lambda: F.vmap(lambda r: r if torch.isclose(r, -r).any() else r)(b))
+    rec.raises("tolist", lambda: F.vmap(lambda r: r * len(r.tolist()))(b))
+    rec.raises("numpy", lambda: F.vmap(lambda r: r * r.numpy().size)(b))
+    rec.raises("tolist under grad", lambda: F.vmap(F.grad(
+        lambda r: r.sum() * len(r.tolist())))(b))
+    rec.raises("argmax index under grad", lambda: F.vmap(F.grad(
+        lambda r: r[r.argmax()] * 3))(b))
+    # results whose shape would depend on the sample
+    rec.raises("nonzero", lambda: F.vmap(lambda r: (r > 0).nonzero())(b))
+    rec.raises("nonzero as_tuple", lambda: F.vmap(lambda r: r.nonzero(as_tuple=True)[0])(b))
+    rec.raises("where of a condition", lambda: F.vmap(lambda r: torch.where(r < 0)[0])(b))
+    rec.raises("unique", lambda: F.vmap(lambda r: torch.unique(r))(b))
+    rec.raises("unique with dim", lambda: F.vmap(lambda r: r.reshape(2, 2).unique(dim=0))(b))
+    rec.raises("unique_consecutive", lambda: F.vmap(lambda r: r.unique_consecutive())(b))
+    rec.raises("masked_select, mask held", lambda: F.vmap(lambda r: r.masked_select(r > 0))(b))
+    rec.raises("boolean mask index", lambda: F.vmap(lambda r: r[r > 0])(b))
+
+    def zero_big(r):
+        out = r.clone()
+        out[r.abs() > 1] = 0.0
+        return out
+
+    rec.raises("boolean mask setitem", lambda: F.vmap(zero_big)(b))
+    rec.raises("index_put_ with a mask", lambda: F.vmap(
+        lambda r: r.clone().index_put_((r < 0,), torch.tensor(1.0)))(b))
+    rec.raises("allclose", lambda: F.vmap(lambda r: r * torch.allclose(r, r))(b))
+    rec.raises("equal", lambda: F.vmap(lambda r: r * torch.equal(r, r))(b))
+    # the same operations on tensors that hold no sample, and ones torch runs sample by sample
+    rec.value("argmax", F.vmap(lambda r: r.argmax())(b))
+    rec.value("argmin dim keepdim", F.vmap(lambda r: r.reshape(2, 2).argmin(1, keepdim=True))(b))
+    rec.value("bucketize", F.vmap(lambda r: torch.bucketize(r, edges, right=True))(b))
+    rec.value("searchsorted", F.vmap(lambda r: torch.searchsorted(edges, r))(b))
+    rec.value("nonzero of a closure", F.vmap(lambda r: r + table.nonzero().sum())(b))
+    rec.value("masked_select, mask not held", F.vmap(lambda r: r.masked_select(keep))(b))
+    rec.value("masked_select gradient", F.vmap(F.grad(
+        lambda r: (r.masked_select(keep) ** 2).sum()))(b))
+    rec.value("boolean mask of a closure", F.vmap(lambda r: r[keep] * 2)(b))
+    rec.value("histc", F.vmap(lambda r: torch.histc(r, bins=4, min=-2, max=2))(b))
+    rec.value("isclose", F.vmap(lambda r: torch.isclose(r, r * 1.0000001).float())(b))
+    rec.value("argwhere, same counts", F.vmap(lambda r: torch.argwhere(r.reshape(2, 2) > 5))(b))
+    rec.value("index by a held integer", F.vmap(lambda r: table[(r[0] * 2).long() % 4])(b))
+    rec.value("index rows by a held integer", F.vmap(lambda r: grid[r.long()[1] % 4, 1])(b))
+    rec.value("gather by held integers", F.vmap(lambda r: table.gather(
+        0, (r[:2] * 2 + 5).long() % 4))(b))
+
+
 def func_functional_call(torch, rec):
     F = torch.func
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
