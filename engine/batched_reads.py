@@ -25,7 +25,7 @@ UNDER_GRAD_ERROR = (
     "control flow in vmap yet, please file an issue at https://github.com/pytorch/pytorch/issues "
     ". For (3): please file an issue.")
 
-# .tolist(), .numpy() and numpy's __array__: torch's batched tensor has no storage to read
+# .tolist() and .numpy(): torch's batched tensor has no storage to read
 NO_STORAGE_ERROR = "Cannot access data pointer of Tensor that doesn't have storage"
 DYNAMIC_SHAPE_ERROR = ("vmap: We do not support batching operators that can output dynamic "
                        "shape. Attempted to vmap over {op}. Please file an issue at "
@@ -36,6 +36,26 @@ MASKED_SELECT_ERROR = ("vmap: Attempted to vmap over `mask` in torch.masked_sele
                        "cannot support this because for each batch this would return a "
                        "differently shaped Tensor. Please file an issue at "
                        "https://github.com/pytorch/pytorch/issues if you need this feature.")
+# an in-place op on a tensor that does not hold a level's sample, with an operand that does:
+# torch cannot write a batch into one tensor. {op} and {where} are torch's own wording, which
+# depends on the op (INPLACE_WORDING in ops/inplace.py)
+INPLACE_ERROR = ("vmap: {op}(self, *extra_args) is not possible because there exists a Tensor "
+                 "`other` in extra_args that has more elements than `self`. This happened due to "
+                 "`other` being vmapped over but `self` not being vmapped over {where}. Please "
+                 "try to use out-of-place operators instead of {op}. If said operator is being "
+                 "called inside the PyTorch framework, please file a bug report instead.")
+# add_ has a batching rule that broadcasts first, and says it with shapes
+INPLACE_SHAPE_ERROR = "output with shape [{shape}] doesn't match the broadcast shape [{broadcast}]"
+# an in-place op on a tensor the function did not make (and that holds no sample): torch runs
+# the function once, so the change happens once; here it would happen once per sample
+OUTSIDE_INPLACE_ERROR = (
+    "vmap: gradplay runs the function once per sample, so an in-place change to a tensor the "
+    "function did not make (or to a view of one) would happen once per sample, where torch makes "
+    "it once; it is not supported here. Change a copy made inside the function (t.clone()), or "
+    "make the change outside vmap")
+RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
+                "use the 'same' or 'different' randomness flags on vmap or perform the randomness "
+                "operation out of vmap")
 # operations torch's vmap has neither a batching rule nor a slice-by-slice fallback for
 NO_FALLBACK_ERROR = "Batching rule not implemented for {op}. We could not generate a fallback."
 
@@ -90,11 +110,40 @@ def indexes_as_tensor(index) -> bool:
 
 def derived(out, *inputs):
     """out, computed from inputs by an operation that reports nothing to observers (a
-    comparison, any/all): under vmap it holds a sample when one of the inputs does."""
+    comparison, any/all): under vmap it holds a sample when one of the inputs does, and it is
+    a tensor the function made."""
     for level in state.levels:
+        level.made_inside(out)
         if any(level.holds(t) for t in inputs):
             level.mark(out)
     return out
+
+
+def check_inplace(target, operands, wording, shape_of=None) -> None:
+    """Before an in-place op on `target` with tensor `operands` (the values, masks and indices it
+    reads) under vmap. `wording`: (op, overload) as torch names the op in its error, overload
+    being the name its slice-by-slice fallback warns with first, or None; op None for add_,
+    whose error gives shapes (`shape_of()` returns the broadcast shape of one sample).
+    Raises torch's RuntimeError when a level holds an operand and not the target, and the
+    engine's own when the innermost level neither holds the target nor made it."""
+    levels = state.levels
+    for level in reversed(levels):
+        if level.holds(target) or not any(level.holds(t) for t in operands if t is not None):
+            continue
+        op, overload = wording
+        if op is None:
+            raise RuntimeError(INPLACE_SHAPE_ERROR.format(
+                shape=", ".join(map(str, target.shape)),
+                broadcast=", ".join(map(str, (level.size,) + tuple(shape_of())))))
+        if overload is not None:
+            from .tensor import warn
+
+            warn(FALLBACK_WARNING.format(op=overload), stacklevel=4)
+            raise RuntimeError(INPLACE_ERROR.format(op=op, where=f"at level {level.level}"))
+        raise RuntimeError(INPLACE_ERROR.format(op=op, where="in a vmap"))
+    innermost = levels[-1]
+    if not innermost.holds(target) and not innermost.made(target):
+        raise RuntimeError(OUTSIDE_INPLACE_ERROR)
 
 
 def warn_unbatched(op: str, *tensors) -> None:

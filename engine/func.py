@@ -455,9 +455,7 @@ _RANDOM = frozenset((
     "bernoulli", "multinomial", "normal_", "uniform_", "bernoulli_", "exponential_", "random_",
     "dropout",
 ))
-RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
-                "use the 'same' or 'different' randomness flags on vmap or perform the randomness "
-                "operation out of vmap")
+RANDOM_ERROR = _batched_reads.RANDOM_ERROR
 
 
 class _PassingWatch(_observer.Observer):
@@ -495,11 +493,14 @@ class _VmapWatch(_PassingWatch):
     """Sees each operation the function runs under vmap (and passes every event on to the
     observer that was installed, so the playground still draws them)."""
 
-    def __init__(self, inner, rows: bool, nesting: int):
+    def __init__(self, inner, rows: bool, nesting: int, size: int):
         super().__init__(inner)
-        # its level among torch.func's transforms (_nesting.kinds), and the sample its function
-        # runs on (batched_reads.warn_unbatched)
+        # its place among torch.func's transforms (_nesting.kinds), torch's number for it (1
+        # for the outermost transform), the batch size, and the sample its function runs on
+        # (batched_reads.warn_unbatched)
         self.nesting = nesting
+        self.level = nesting + 1
+        self.size = size
         self.sample = 0
         self.allowed = (_ELEMENTWISE | _MOVES | _PICKS | _MATRIX | _MASK_SELECTION
                         | (_ROW_REDUCTIONS if rows else frozenset()))
@@ -508,6 +509,9 @@ class _VmapWatch(_PassingWatch):
         # their ids from being reused while vmap runs
         self.batched: set = set()
         self.kept: list = []
+        # the memory the function made while it ran (the ids of version counters, which a
+        # tensor shares with its views and detached aliases): it may change these in place
+        self.own: set = set()
 
     def mark(self, tensor):
         self.batched.add(id(tensor))
@@ -515,6 +519,13 @@ class _VmapWatch(_PassingWatch):
 
     def holds(self, tensor) -> bool:
         return id(tensor) in self.batched
+
+    def made_inside(self, tensor):
+        self.own.add(id(tensor._vc))
+        self.kept.append(tensor)
+
+    def made(self, tensor) -> bool:
+        return id(tensor._vc) in self.own
 
     def under_grad(self) -> bool:
         """Whether a torch.func.grad runs inside this vmap (torch's tensors are then wrapped
@@ -529,6 +540,9 @@ class _VmapWatch(_PassingWatch):
         super().tensor_created(tensor, node, op, inputs)
         if any(id(t) in self.batched for t in inputs):
             self.mark(tensor)
+        vc = tensor._vc
+        if all(t._vc is not vc for t in inputs):  # new memory, not a view or alias of an input
+            self.made_inside(tensor)
         if op in _RANDOM:
             raise RuntimeError(RANDOM_ERROR)
         if op not in self.allowed:
@@ -624,7 +638,7 @@ def _vmap(func, in_dims, out_dims, randomness, args, kwargs):
         raise RuntimeError("vmap: a batch of size 0 is not supported here: the function runs "
                            "once per sample, and with no sample the result's shape is unknown")
     per_sample = []
-    watch = _VmapWatch(_observer.state.observer, rows, len(_nesting.kinds))
+    watch = _VmapWatch(_observer.state.observer, rows, len(_nesting.kinds), batch)
     levels = _batched_reads.state.levels
     levels.append(watch)
     try:

@@ -110,6 +110,40 @@ def test_vmap_refuses_randomness_it_cannot_reproduce():
         F.vmap(lambda r: r, randomness="different")(engine.ones(2))
 
 
+
+# An in-place change, inside a vmapped function, to a tensor the function did not make: torch
+# runs the function once and makes the change once; the engine would make it once per sample.
+OUTSIDE_CHANGES = [
+    ("a counter", lambda state, r: state.add_(1.0)),
+    ("a view of it", lambda state, r: state[1:].mul_(2.0)),
+    ("a detached alias", lambda state, r: state.detach().zero_()),
+    ("setitem", lambda state, r: state.__setitem__(0, 7.0)),
+    ("in an inner vmap", lambda state, r: F.vmap(lambda e: (state.sub_(1.0), e)[1])(r)),
+]
+
+
+@pytest.mark.parametrize("name, change", OUTSIDE_CHANGES, ids=[c[0] for c in OUTSIDE_CHANGES])
+def test_vmap_refuses_to_change_a_tensor_from_outside_once_per_sample(name, change):
+    state = engine.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="would happen once per sample, where torch makes it "
+                                           "once; it is not supported here"):
+        F.vmap(lambda r: (change(state, r), r * 2)[1])(engine.ones(4, 3))
+    assert state.tolist() == [1.0, 2.0, 3.0]  # refused before anything was written
+
+
+def test_vmap_changes_in_place_what_the_function_made_or_holds():
+    def f(r):
+        fresh = engine.zeros(3)
+        fresh.add_(2.0)[0] = 5.0  # made inside: once per sample is what torch's batch gives
+        mask = r > 1
+        mask.logical_not_()  # made inside by a comparison that records nothing
+        picked = r.argmax()
+        picked.add_(1)
+        return r.clone().mul_(fresh).masked_fill_(mask, 0.0) + picked
+
+    out = F.vmap(f)(engine.tensor([[1.0, 2.0, 3.0], [4.0, 0.5, 2.0]]))
+    assert out.tolist() == [[3.0, 7.0, 9.0], [21.0, 1.0, 5.0]]  # as torch 2.13 gives
+
 def test_grad_splices_its_stand_ins_out_of_the_graph():
     x = engine.tensor([1.0, 2.0], requires_grad=True)
     g = F.grad(lambda a: (a * a).sum())(x)

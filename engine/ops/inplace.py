@@ -12,7 +12,7 @@ One mechanism for all of them, following torch's rules:
 from __future__ import annotations
 
 from .. import backend as B
-from .. import errors
+from .. import batched_reads, errors
 from .. import observer as _observer
 from ..autograd import grad_mode
 from ..autograd.function import Function, apply, edge_to
@@ -64,7 +64,58 @@ def _alias(self: Tensor) -> Tensor:
 _OVERLAP_ALLOWED = frozenset(("fill_", "zero_"))
 
 
+# How torch 2.13's vmap treats an in-place op (measured op by op): (the name its error gives
+# when the op writes a batch into a tensor that holds no sample, the overload torch runs slice
+# by slice because it has no batching rule, or None). The fallback warns whenever the op writes
+# or reads a sample, and before that error. add_ has a batching rule that gives shapes instead
+# (name None); ops not listed say "inplace arithmetic". Keyed by op and grad_fn name, or by op
+# and whether a tensor operand is given, or by op.
+GENERIC_WORDING = ("inplace arithmetic", None)
+INPLACE_WORDING = {
+    "add_": (None, None),
+    "fill_": ("fill_", None),
+    "scatter_add_": ("scatter_add_", None),
+    "index_put_": ("index_put_", None),
+    "__setitem__": ("index_put_", None),
+    ("clamp_", "tensor"): ("aten::clamp_", "aten::clamp_.Tensor"),
+    ("clamp_", "number"): ("aten::clamp_", "aten::clamp_"),
+    ("remainder_", "tensor"): ("aten::remainder_", "aten::remainder_.Tensor"),
+    ("remainder_", "number"): ("aten::remainder_", "aten::remainder_.Scalar"),
+    ("fmod_", "tensor"): ("aten::fmod_", "aten::fmod_.Tensor"),
+    ("fmod_", "number"): ("aten::fmod_", "aten::fmod_.Scalar"),
+    "floor_divide_": ("aten::floor_divide_", "aten::floor_divide_.Tensor"),
+    "addcmul_": ("aten::addcmul_", "aten::addcmul_"),
+    "addcdiv_": ("aten::addcdiv_", "aten::addcdiv_"),
+    ("lerp_", "LerpBackward0"): ("aten::lerp_", "aten::lerp_.Scalar"),
+    ("lerp_", "LerpBackward1"): ("aten::lerp_", "aten::lerp_.Tensor"),
+    ("scatter_", "ScatterBackward0"): ("aten::scatter_", "aten::scatter_.src"),
+    ("scatter_", "ScatterBackward1"): ("aten::scatter_", "aten::scatter_.value"),
+    ("masked_fill_", "MaskedFillBackward1"): ("aten::masked_fill_", "aten::masked_fill_.Tensor"),
+}
+# in-place random draws: vmap refuses them as random operations, before anything else
+_DRAWS = frozenset(("uniform_", "normal_", "bernoulli_", "exponential_", "random_"))
+
+
+def check_under_vmap(self: Tensor, operands, wording, shape_of=None) -> None:
+    """torch.func.vmap's rules for an in-place op on self that reads `operands` (see
+    batched_reads.check_inplace). Not checked while backward runs (no observer then): the
+    engine's own in-place steps inside a backward formula are not the program's."""
+    if batched_reads.state.levels and _observer.state.observer is not None:
+        batched_reads.check_inplace(self, operands, wording, shape_of)
+
+
 def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=False) -> Tensor:
+    if batched_reads.state.levels:
+        if op in _DRAWS:  # vmap's randomness='error', the only mode the engine runs
+            raise RuntimeError(batched_reads.RANDOM_ERROR)
+        operands = others + tuple(a for a in args if isinstance(a, Tensor))
+        wording = (INPLACE_WORDING.get((op, cls.name_))
+                   or INPLACE_WORDING.get((op, "tensor" if operands else "number"))
+                   or INPLACE_WORDING.get(op, GENERIC_WORDING))
+        check_under_vmap(self, operands, wording, lambda: B.broadcast_shapes(
+            *(B.shape(t._data) for t in (self, *others))))
+        if wording[1] is not None:
+            batched_reads.warn_unbatched(wording[1], self, *operands)
     record = _check_target(self, others, view_fn)
     overlapping = op not in _OVERLAP_ALLOWED and B.overlaps(self._data)
     if overlapping:
@@ -412,6 +463,12 @@ def setitem(self, index, value):
     """x[index] = value, as torch does it: the basic part of the index makes a view, then value
     is copied into it (copy_; CopySlices on a view) or, when the index has integer or boolean
     index tensors, written through them by index_put_ (IndexPutBackward0)."""
+    if batched_reads.state.levels:
+        # torch names the op by the index: copy_'s words without index tensors, else index_put_
+        parts = index if isinstance(index, tuple) else (index,)
+        tensors = tuple(ix for ix in parts if isinstance(ix, Tensor))
+        check_under_vmap(self, tensors + ((value,) if isinstance(value, Tensor) else ()),
+                         INPLACE_WORDING["index_put_"] if tensors else GENERIC_WORDING)
     with grad_mode.no_grad():  # the view is internal: it records nothing
         target, advanced = index_parts(self, index, setitem=True)
     view_fn = False
@@ -475,6 +532,10 @@ class _ViewName:
 
 @export(function=False)
 def index_put_(self, indices, values, accumulate=False):
+    if batched_reads.state.levels and isinstance(indices, (tuple, list)):
+        check_under_vmap(self, tuple(ix for ix in indices if isinstance(ix, Tensor))
+                         + ((values,) if isinstance(values, Tensor) else ()),
+                         INPLACE_WORDING["index_put_"])
     advanced = index_put_args(self, indices, values, "index_put_", method=True)
     return run_inplace(self, IndexPut, (values,), (advanced.index, bool(accumulate)),
                        "index_put_")

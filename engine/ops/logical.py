@@ -5,11 +5,13 @@ not even in place (the tensor keeps its grad_fn and its values change, its versi
 from __future__ import annotations
 
 from .. import backend as B
+from .. import batched_reads
 from ..batched_reads import derived
 from ..dtypes import bool_
 from ..tensor import Tensor
 from .compare import logical_not
 from .helpers import check_broadcast
+from .inplace import GENERIC_WORDING, INPLACE_WORDING, check_under_vmap
 from .registry import export
 
 
@@ -35,7 +37,12 @@ logical_or = export("logical_or")(_logical("logical_or", lambda a, b: B.maximum(
 logical_xor = export("logical_xor")(_logical("logical_xor", lambda a, b: B.ne(a, b)))
 
 
-def _write(self: Tensor, result: Tensor, op: str) -> Tensor:
+def _write(self: Tensor, result, op: str, *operands) -> Tensor:
+    """Write result(), computed from self and operands, into self (under torch.func.vmap, once
+    torch's rules for in-place ops allow it: ops/inplace.py)."""
+    if batched_reads.state.levels:
+        check_under_vmap(self, operands, INPLACE_WORDING.get(op, GENERIC_WORDING))
+    result = result()
     shape, out = B.shape(self._data), B.shape(result._data)
     if shape != out:
         raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't match the "
@@ -47,19 +54,19 @@ def _write(self: Tensor, result: Tensor, op: str) -> Tensor:
 
 @export(function=False)
 def logical_not_(self):
-    return _write(self, logical_not(self), "logical_not_")
+    return _write(self, lambda: logical_not(self), "logical_not_")
 
 
 @export(function=False)
 def logical_and_(self, other):
-    return _write(self, logical_and(self, other), "logical_and_")
+    return _write(self, lambda: logical_and(self, other), "logical_and_", other)
 
 
 @export(function=False)
 def logical_or_(self, other):
-    return _write(self, logical_or(self, other), "logical_or_")
+    return _write(self, lambda: logical_or(self, other), "logical_or_", other)
 
 
 @export(function=False)
 def logical_xor_(self, other):
-    return _write(self, logical_xor(self, other), "logical_xor_")
+    return _write(self, lambda: logical_xor(self, other), "logical_xor_", other)

@@ -88,9 +88,7 @@ def masked_fill(input, mask, value):
 
 @export(function=False)
 def masked_fill_(input, mask, value):
-    cls, others, number = _fill(value)
-    if others:
-        warn_unbatched("aten::masked_fill_.Tensor", input, mask, value)
+    cls, others, number = _fill(value)  # (under vmap, run_inplace warns as torch does)
     return run_inplace(input, cls, others, (mask, number), "masked_fill_")
 
 

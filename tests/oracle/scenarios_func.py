@@ -365,6 +365,76 @@ def func_vmap_data_dependent(torch, rec):
         0, (r[:2] * 2 + 5).long() % 4))(b))
 
 
+def func_vmap_inplace(torch, rec):
+    """Under vmap, an in-place op may not write what holds the sample into a tensor that does
+    not: torch refuses, in words that depend on the op (some after its slice-by-slice fallback
+    warned). Writing into a tensor that holds the sample, or into one the function made from
+    no sample, is fine."""
+    F = torch.func
+    b = _batch(torch, 3, 4)
+
+    def into_fresh(change):
+        def f(r):
+            out = torch.zeros(4)
+            change(out, r)
+            return out
+        return f
+
+    rec.raises("add_", lambda: F.vmap(into_fresh(lambda o, r: o.add_(r, alpha=2)))(b))
+    rec.raises("+= on a view", lambda: F.vmap(into_fresh(
+        lambda o, r: o.unsqueeze(0).__iadd__(r)))(b))
+    rec.raises("sub_", lambda: F.vmap(into_fresh(lambda o, r: o.sub_(r)))(b))
+    rec.raises("*=", lambda: F.vmap(into_fresh(lambda o, r: o.__imul__(r)))(b))
+    rec.raises("div_ floor", lambda: F.vmap(into_fresh(
+        lambda o, r: o.div_(r + 9, rounding_mode="floor")))(b))
+    rec.raises("copy_", lambda: F.vmap(into_fresh(lambda o, r: o.copy_(r)))(b))
+    rec.raises("setitem, an int", lambda: F.vmap(into_fresh(
+        lambda o, r: o.__setitem__(1, r[0])))(b))
+    rec.raises("setitem, an index tensor", lambda: F.vmap(into_fresh(
+        lambda o, r: o.__setitem__(torch.tensor([0, 3]), r[:2])))(b))
+    rec.raises("index_put_", lambda: F.vmap(into_fresh(
+        lambda o, r: o.index_put_((torch.tensor([2]),), r[:1], accumulate=True)))(b))
+    rec.raises("masked_fill_, mask held", lambda: F.vmap(into_fresh(
+        lambda o, r: o.masked_fill_(r > 0, 1.0)))(b))
+    rec.raises("masked_fill_, value held", lambda: F.vmap(into_fresh(
+        lambda o, r: o.masked_fill_(torch.tensor([True, False, False, True]), r[1])))(b))
+    rec.raises("clamp_ with a tensor bound", lambda: F.vmap(into_fresh(
+        lambda o, r: o.clamp_(max=r)))(b))
+    rec.raises("clamp_min_", lambda: F.vmap(into_fresh(lambda o, r: o.clamp_min_(r)))(b))
+    rec.raises("addcmul_", lambda: F.vmap(into_fresh(
+        lambda o, r: o.addcmul_(r, r, value=0.5)))(b))
+    rec.raises("lerp_, a number weight", lambda: F.vmap(into_fresh(
+        lambda o, r: o.lerp_(r, 0.25)))(b))
+    rec.raises("lerp_, a tensor weight", lambda: F.vmap(into_fresh(
+        lambda o, r: o.lerp_(torch.ones(4), r.sigmoid())))(b))
+    rec.raises("remainder_", lambda: F.vmap(into_fresh(lambda o, r: o.remainder_(r + 9)))(b))
+    rec.raises("scatter_, a value", lambda: F.vmap(into_fresh(
+        lambda o, r: o.scatter_(0, (r[:2] * 4 + 8).long() % 4, 3.0)))(b))
+    rec.raises("scatter_add_", lambda: F.vmap(into_fresh(
+        lambda o, r: o.scatter_add_(0, torch.tensor([1, 1]), r[:2])))(b))
+    rec.raises("fill_", lambda: F.vmap(into_fresh(lambda o, r: o.fill_(r[3])))(b))
+    rec.raises("logical_or_", lambda: F.vmap(lambda r: (torch.zeros(4) > 0).logical_or_(r > 0))(b))
+    rec.raises("inner level", lambda: F.vmap(lambda m: F.vmap(
+        lambda e: m[0].clone().mul_(e))(m))(b.reshape(3, 2, 2)))
+    rec.raises("inner level, a fallback", lambda: F.vmap(lambda m: F.vmap(
+        lambda e: m[0].clone().addcdiv_(e, m[1]))(m))(b.reshape(3, 2, 2)))
+    rec.raises("random in place", lambda: F.vmap(lambda r: r.clone().uniform_())(b))
+    rec.raises("random in place, bernoulli_", lambda: F.vmap(
+        lambda r: torch.zeros(4).bernoulli_(r.sigmoid()))(b))
+
+    # writes that torch's batch can hold
+    def double_first(r):
+        r[0] *= 2
+        return r
+
+    rec.value("into the sample", F.vmap(lambda r: r.clone().mul_(r).add_(1.0))(b))
+    rec.value("setitem into a copy of the sample", F.vmap(double_first)(b.clone()))
+    rec.value("into the input itself", F.vmap(lambda r: r.mul_(-1))(b.clone()))
+    rec.value("a fresh tensor and numbers", F.vmap(lambda r: r + torch.ones(4).mul_(3).add_(1))(b))
+    rec.value("clamp_ of the sample by a closure", F.vmap(
+        lambda r: r.clone().clamp_(min=torch.tensor([0.0, -1.0, 0.0, -1.0])))(b))
+
+
 def func_functional_call(torch, rec):
     F = torch.func
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
