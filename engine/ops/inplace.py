@@ -429,6 +429,11 @@ def div_(self, other, *, rounding_mode=None):
 def clamp_(self, min=None, max=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        # tensor bounds: torch's ClampBackward0, with edges to the bounds (as clamp records)
+        which = tuple(k for k, v in (("min", min), ("max", max)) if v is not None)
+        bounds = tuple(wrap(v, self) for v in (min, max) if v is not None)
+        return run_inplace(self, unary.ClampTensor, bounds, (which,), "clamp_")
     return run_inplace(self, unary.Clamp, (), (min, max), "clamp_")
 
 

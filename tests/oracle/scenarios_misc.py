@@ -353,6 +353,28 @@ def convolution_double_backward_is_one_node(torch, rec):
     rec.value("third derivative", v.grad)
 
 
+def clamp_in_place_with_tensor_bounds(torch, rec):
+    """clamp_ and clip_ with tensor bounds record ClampBackward0 with edges to the bounds, as
+    clamp does: the gradient reaches a bound where it is in force."""
+    x = torch.tensor([1.5, -2.0, 0.25, -0.5, 3.0], requires_grad=True)
+    low = torch.tensor([0.0, -1.0, 0.5, -1.0, 0.0], requires_grad=True)
+    high = torch.tensor([1.0, 1.0, 1.0, 0.0, 2.5], requires_grad=True)
+    y = x * 1.0
+    y.clamp_(min=low)
+    rec.value("clamp_ min", y)
+    (y * torch.arange(1.0, 6.0)).sum().backward()
+    rec.value("x.grad, min", x.grad)
+    rec.value("low.grad, min", low.grad)
+    x.grad = low.grad = None
+    z = (x * 2).clip_(low, high)
+    rec.value("clip_ both", z)
+    z.sum().backward()
+    for name, t in (("x", x), ("low", low), ("high", high)):
+        rec.value(f"{name}.grad, both", t.grad)
+    w = x.detach().clone()
+    w.clamp_(max=torch.tensor(0.3))
+    rec.value("clamp_ by a 0-dim bound", w)
+
 def clamp_min_max_angles_new_tensors_and_triangle_indices(torch, rec):
     x = torch.tensor([[-1.5, 0.0, 2.0], [3.0, -0.5, float("nan")]], requires_grad=True)
     for name, out in (("clamp_min", torch.clamp_min(x, 0.5)), ("clamp_max", x.clamp_max(1)),
