@@ -49,6 +49,8 @@ _and = export(method=False, function=False, operators=("__and__",))(
     _logical(lambda a, b: B.mul(a, b)))
 _or = export(method=False, function=False, operators=("__or__",))(
     _logical(lambda a, b: B.maximum(a, b)))
+_xor = export(method=False, function=False, operators=("__xor__",))(
+    _logical(lambda a, b: B.ne(a, b)))
 
 
 @export(operators=("__invert__",))

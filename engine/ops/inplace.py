@@ -77,6 +77,7 @@ INPLACE_WORDING = {
     "scatter_add_": ("scatter_add_", None),
     "index_put_": ("index_put_", None),
     "__setitem__": ("index_put_", None),
+    ("pow_", "tensor"): ("aten::pow_", "aten::pow_.Tensor"),
     ("clamp_", "tensor"): ("aten::clamp_", "aten::clamp_.Tensor"),
     ("clamp_", "number"): ("aten::clamp_", "aten::clamp_"),
     ("remainder_", "tensor"): ("aten::remainder_", "aten::remainder_.Tensor"),
@@ -423,6 +424,13 @@ def div_(self, other, *, rounding_mode=None):
         return run_inplace(self, arithmetic.DivMode, (wrap(other, self),), (rounding_mode,),
                            "div_")
     return run_inplace(self, arithmetic.Div, (wrap(other, self),), (), "div_")
+
+
+@export(function=False, operators=("__ipow__",))
+def pow_(self, exponent):
+    if isinstance(exponent, Tensor):
+        return run_inplace(self, arithmetic.PowTensor, (exponent,), (), "pow_")
+    return run_inplace(self, arithmetic.PowScalar, (), (exponent,), "pow_")
 
 
 @export(function=False)

@@ -70,3 +70,21 @@ def logical_or_(self, other):
 @export(function=False)
 def logical_xor_(self, other):
     return _write(self, lambda: logical_xor(self, other), "logical_xor_", other)
+
+
+# &=, |= and ^= on bool tensors write in place, as torch's bitwise_and_/or_/xor_ do (views see
+# the change, the version goes up); on other dtypes they raise as & | ^ do here
+def _in_place_operator(name, combine):
+    def op(self, other):
+        return _write(self, lambda: combine(self, other), name, other)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+export(method=False, function=False, operators=("__iand__",))(
+    _in_place_operator("bitwise_and_", lambda a, b: a & b))
+export(method=False, function=False, operators=("__ior__",))(
+    _in_place_operator("bitwise_or_", lambda a, b: a | b))
+export(method=False, function=False, operators=("__ixor__",))(
+    _in_place_operator("bitwise_xor_", lambda a, b: a ^ b))

@@ -375,6 +375,41 @@ def clamp_in_place_with_tensor_bounds(torch, rec):
     w.clamp_(max=torch.tensor(0.3))
     rec.value("clamp_ by a 0-dim bound", w)
 
+def in_place_power_and_bool_operators(torch, rec):
+    """**=, pow_, &=, |= and ^= change the tensor itself: its views see it, its version goes
+    up, a leaf that requires grad refuses, and the graph records PowBackward0/1."""
+    w = torch.tensor([1.5, -2.0, 0.5], requires_grad=True)
+    rec.raises("**= on a leaf", lambda: w.__ipow__(2))
+    h = w * 1.0
+    alias = h
+    h **= 2
+    rec.value("same object", alias is h)
+    rec.value("**= by a number", h)
+    rec.value("version", h._version)
+    e = torch.tensor([2.0, 1.0, 3.0], requires_grad=True)
+    h.pow_(e)
+    (h * torch.tensor([1.0, 0.5, 2.0])).sum().backward()
+    rec.value("w.grad", w.grad)
+    rec.value("e.grad", e.grad)
+    base = torch.tensor([2.0, 3.0, 4.0])
+    view = base[1:]
+    base **= 0.5
+    rec.value("a view sees **=", view)
+    counts = torch.tensor([2, 3])
+    counts **= 2
+    rec.value("int **= int", counts)
+    rec.raises("int **= float", lambda: counts.__ipow__(0.5))
+    mask = torch.tensor([True, False, True, False])
+    seen = mask.view(2, 2)
+    mask &= torch.tensor([True, True, False, False])
+    rec.value("&=", seen)
+    mask |= torch.tensor([False, True, False, True])
+    rec.value("|=", seen)
+    mask ^= torch.tensor([True, True, True, False])
+    rec.value("^=", seen)
+    rec.value("version after three", mask._version)
+    rec.value("^", torch.tensor([True, False]) ^ torch.tensor([True, True]))
+
 def clamp_min_max_angles_new_tensors_and_triangle_indices(torch, rec):
     x = torch.tensor([[-1.5, 0.0, 2.0], [3.0, -0.5, float("nan")]], requires_grad=True)
     for name, out in (("clamp_min", torch.clamp_min(x, 0.5)), ("clamp_max", x.clamp_max(1)),
