@@ -1,4 +1,4 @@
-"""In-place ops (add_ sub_ mul_ div_ zero_ fill_ copy_ clamp_ and += -= *= /=).
+"""In-place ops (add_ sub_ mul_ div_ pow_ zero_ fill_ copy_ clamp_ and += -= *= /= **=).
 
 One mechanism for all of them, following torch's rules:
 1. a leaf that requires grad (or a view of one) cannot be modified while grad mode is on;
