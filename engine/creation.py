@@ -9,6 +9,7 @@ from . import backend as B
 from . import errors
 from . import observer as _observer
 from . import sizes as _sizes
+from .batched_reads import derived
 from .device import check_device
 from .dtypes import bool_, by_name, float32, int64
 from .tensor import Tensor, warn
@@ -172,13 +173,16 @@ def _size_kw(fn: str, kw: dict):
 def zeros_like(input, dtype=None, requires_grad=False, device=None):
     check_device(device)
     dt = dtype or input._dtype
-    return _leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad, "zeros_like")
+    # (under vmap the *_like of a tensor that holds the sample holds it too, as in torch)
+    return derived(_leaf(B.zeros(B.shape(input._data), dt.name), dt, requires_grad,
+                         "zeros_like"), input)
 
 
 def ones_like(input, dtype=None, requires_grad=False, device=None):
     check_device(device)
     dt = dtype or input._dtype
-    return _leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad, "ones_like")
+    return derived(_leaf(B.ones(B.shape(input._data), dt.name), dt, requires_grad,
+                         "ones_like"), input)
 
 
 def empty_like(input, dtype=None, requires_grad=False, device=None):
@@ -203,8 +207,8 @@ def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):
     dt = dtype or input._dtype
     if dt is int64:
         _check_int64(fill_value, "value cannot be converted to type int64_t without overflow")
-    return _leaf(B.full(B.shape(input._data), fill_value, dt.name), dt, requires_grad,
-                 "full_like")
+    return derived(_leaf(B.full(B.shape(input._data), fill_value, dt.name), dt, requires_grad,
+                         "full_like"), input)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):

@@ -117,6 +117,30 @@ class _Nesting(threading.local):
 _nesting = _Nesting()
 
 
+def inside_transform() -> bool:
+    """Whether a torch.func transform's function is running (in this thread)."""
+    return bool(_nesting.kinds)
+
+
+# what torch says to requires_grad_() and backward() called inside a transformed function
+REQUIRES_GRAD_INSIDE = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+BACKWARD_INSIDE = (
+    "backward() called inside a functorch transform. This is not supported, please use "
+    "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
+
+
+def _grad_leaf(t):
+    """t as a leaf that requires grad, made by a transform itself (not the requires_grad_() a
+    transformed function may not call)."""
+    t._set_requires_grad(True, setter=False)
+    return t
+
+
 @contextmanager
 def _inside(kind="grad"):
     _nesting.kinds.append(kind)
@@ -172,7 +196,7 @@ class _Level:
             s = x.view_as(x)
             self.views.add(id(s.grad_fn))
         else:
-            s = x.detach().requires_grad_()
+            s = _grad_leaf(x.detach())
             self.fresh.add(id(s._grad_accumulator()))
         self.originals[id(s)] = x
         return s
@@ -339,9 +363,12 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
                                "to use the vjp or jacrev APIs instead?")
         keep = outer_grad and level.reaches_outside([output])
         grads = _grads([output], stand_ins, [None], create_graph=keep)
+    computed = output  # (under vmap: it holds the sample when anything it came from does)
     aux_leaves, aux_spec = _flatten(aux)
     done = level.finish([*grads, output, *aux_leaves], keep)
     grads, output, aux_leaves = done[:len(grads)], done[len(grads)], done[len(grads) + 1:]
+    for g in grads:  # made by a backward, which reports nothing to a running vmap
+        _batched_reads.derived(g, computed, *flat)
     gradient = _unflatten(grads, spec)
     if has_aux:
         return gradient, (output, _unflatten(aux_leaves, aux_spec))
@@ -403,7 +430,10 @@ def vjp(func, *primals, has_aux=False):
                 found = _grads(out_flat, stand_ins, cot_flat, create_graph=keep)
         finally:
             level.redo()
-        return _unflatten(level.finish(found, keep), spec)
+        grads = level.finish(found, keep)
+        for g in grads:  # made by a backward, which reports nothing to a running vmap
+            _batched_reads.derived(g, *out_flat, *flat, *cot_flat)
+        return _unflatten(grads, spec)
 
     result = _unflatten(shown, out_spec)
     back = Transformed(vjp_fn, vjp_fn, "_vjp_with_argnums.<locals>.wrapper")
@@ -1031,7 +1061,7 @@ class _Pushforward:
                     api=api, inside="its result differentiated by an enclosing transform"))
             self.diff = [k for k, o in enumerate(out)
                          if o.requires_grad and o.dtype.is_floating_point]
-            self.us = [creation.zeros_like(out[k]).requires_grad_() for k in self.diff]
+            self.us = [_grad_leaf(creation.zeros_like(out[k])) for k in self.diff]
             firsts = []
             if self.diff:
                 firsts = _autograd_grad([out[k] for k in self.diff], self.stand_ins, self.us,

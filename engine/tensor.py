@@ -153,6 +153,10 @@ class Tensor:
         self._set_requires_grad(bool(value), setter=True)
 
     def requires_grad_(self, requires_grad: bool = True):
+        from .func import REQUIRES_GRAD_INSIDE, inside_transform
+
+        if inside_transform():
+            raise RuntimeError(REQUIRES_GRAD_INSIDE)
         self._set_requires_grad(bool(requires_grad), setter=False)
         return self
 

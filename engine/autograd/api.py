@@ -89,6 +89,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             t.retain_grad()
     if create_graph:
         _warn_create_graph_once()
+    from ..func import BACKWARD_INSIDE, inside_transform
+
+    if inside_transform():  # torch.func's transforms differentiate with grad and vjp
+        raise RuntimeError(BACKWARD_INSIDE)
     run_backward(roots, grads, retain_graph=retain_graph, create_graph=create_graph,
                  inputs=inputs, accumulate=True, api="backward")
 

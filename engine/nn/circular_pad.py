@@ -5,6 +5,8 @@ one per copy, and the gradient of a wrapped element adds up from every place it 
 
 from __future__ import annotations
 
+from ..batched_reads import derived
+
 
 def pad_circular(input, pad: tuple):
     """pad: (left, right) pairs, the last dim first, as F.pad takes them."""
@@ -21,7 +23,8 @@ def pad_circular(input, pad: tuple):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if out_shape[d] < 0:
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
-    out = zeros(out_shape, dtype=input.dtype)
+    # the result is filled in place below: under vmap it holds the sample, as the input does
+    out = derived(zeros(out_shape, dtype=input.dtype), input)
     out_slice, in_slice = out, input
     for i in range(nd):
         d = ndim - 1 - i

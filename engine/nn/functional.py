@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
-from .. import creation
+from .. import batched_reads, creation
 from ..autograd import grad_mode
 from ..autograd.function import apply
 from ..creation import zeros_like
@@ -274,7 +274,9 @@ def one_hot(tensor, num_classes: int = -1):
         if tensor.numel() == 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(tensor.max().item()) + 1
-    if tensor.numel():
+    # under torch.func.vmap torch's batched one_hot skips these checks (reading a sample's
+    # values would be an .item() that vmap refuses)
+    if tensor.numel() and not batched_reads.held(tensor):
         if int(tensor.min().item()) < 0:
             raise RuntimeError("Class values must be non-negative.")
         if int(tensor.max().item()) >= num_classes:

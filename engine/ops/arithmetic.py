@@ -362,8 +362,10 @@ class PowTensor(Function):
             ga = sum_to(where_(b == 0, 0.0, grad * (b * a ** (b - 1))), sa)
         if self.needs(1):
             # d/db a^b = a^b * log(a), defined as 0 where a == 0 and b >= 0
-            # log of the base in the result's dtype (a float32 base of a float64 power too)
-            log_a = (a if a.dtype == result.dtype else a.to(result.dtype)).log()
+            # log of the base in the operands' common dtype, as torch's pow_backward_exponent
+            # (a float32 base of a float64 power too; in place, the result keeps self's dtype)
+            dt = promote(a, b)
+            log_a = (a if a.dtype == dt else a.to(dt)).log()
             gb = sum_to(where_((a == 0) & (b >= 0), 0.0, grad * (result * log_a)), sb)
         return ga, gb
 

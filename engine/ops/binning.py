@@ -90,7 +90,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         per_row = val_shape[-1] if val_shape else 1
         out = [_search(rows[i // per_row], v, right) for i, v in enumerate(flat_vals)]
     return derived(Tensor._make(B.reshape(B.array(out, "int64"), val_shape), int64),
-                   sorted_sequence, values)
+                   sorted_sequence, values, sorter)
 
 
 @export()

@@ -17,7 +17,7 @@ from .. import observer as _observer
 from ..autograd import grad_mode
 from ..autograd.function import Function, apply, edge_to
 from ..autograd.graph import SavedTensor, init_node, saved_hooks
-from ..dtypes import promote_types
+from ..dtypes import bool_
 from ..tensor import Tensor, warn
 from . import arithmetic, unary
 from .formulas import sum_to
@@ -73,6 +73,9 @@ _OVERLAP_ALLOWED = frozenset(("fill_", "zero_"))
 GENERIC_WORDING = ("inplace arithmetic", None)
 INPLACE_WORDING = {
     "add_": (None, None),
+    "bitwise_and_": (None, None),  # &=, |= and ^=
+    "bitwise_or_": (None, None),
+    "bitwise_xor_": (None, None),
     "fill_": ("fill_", None),
     "scatter_add_": ("scatter_add_", None),
     "index_put_": ("index_put_", None),
@@ -141,11 +144,17 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
             out = apply(cls, (before, *others), *args)
         finally:
             obs_state.observer = obs
-    if out._dtype is not self._dtype and promote_types(out._dtype, self._dtype) is not self._dtype:
-        raise RuntimeError(
-            f"result type {_CAST_NAME[out._dtype.name]} can't be cast to the desired output "
-            f"type {_CAST_NAME[self._dtype.name]}"
-        )
+    data = out._data
+    if out._dtype is not self._dtype:
+        # torch computes in the operands' common dtype and casts the result into self, unless
+        # that would drop a kind: a float into an integer tensor, a number into a bool one
+        if (out._dtype.is_floating_point and not self._dtype.is_floating_point) or (
+                out._dtype is not bool_ and self._dtype is bool_):
+            raise RuntimeError(
+                f"result type {_CAST_NAME[out._dtype.name]} can't be cast to the desired output "
+                f"type {_CAST_NAME[self._dtype.name]}"
+            )
+        data = B.astype(data, self._dtype.name)
     oshape, sshape = B.shape(out._data), B.shape(self._data)
     if oshape != sshape:
         raise RuntimeError(
@@ -156,9 +165,9 @@ def run_inplace(self: Tensor, cls, others: tuple, args: tuple, op: str, view_fn=
     if node is not None:
         _snapshot_saved_input(node, before)
     if overlapping:  # write only the indexed elements, as torch does, not every alias
-        B.setitem(self._data, args[0], B.getitem(out._data, args[0]))
+        B.setitem(self._data, args[0], B.getitem(data, args[0]))
     else:
-        B.assign(self._data, out._data)
+        B.assign(self._data, data)
     if self._inference and not grad_mode.state.inference:
         # torch refuses only after the kernel wrote: the values have changed all the same
         raise RuntimeError(errors.INFERENCE_INPLACE)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .. import creation
+from ..batched_reads import derived
 from .registry import export
 
 
@@ -17,10 +18,12 @@ def broadcast_to(input, size):
     return input.expand(size)
 
 
+# (under torch.func.vmap, new_zeros/new_ones/new_full/new_empty of a tensor that holds the
+# sample hold it too, as torch's batching rules make them; new_tensor's data holds none)
 def _new(factory):
     def method(self, *size, dtype=None, device=None, requires_grad=False, **kw):
-        return factory(*size, dtype=dtype or self.dtype, device=device,
-                       requires_grad=requires_grad)
+        return derived(factory(*size, dtype=dtype or self.dtype, device=device,
+                               requires_grad=requires_grad), self)
 
     return method
 
@@ -32,14 +35,14 @@ new_ones = export("new_ones", function=False)(_new(creation.ones))
 @export(function=False)
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
     # torch leaves the memory uninitialised; zeros are one of the values it may hold
-    return creation.zeros(*size, dtype=dtype or self.dtype, device=device,
-                          requires_grad=requires_grad)
+    return derived(creation.zeros(*size, dtype=dtype or self.dtype, device=device,
+                                  requires_grad=requires_grad), self)
 
 
 @export(function=False)
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
-                         requires_grad=requires_grad)
+    return derived(creation.full(size, fill_value, dtype=dtype or self.dtype, device=device,
+                                 requires_grad=requires_grad), self)
 
 
 @export(function=False)

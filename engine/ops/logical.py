@@ -41,7 +41,8 @@ def _write(self: Tensor, result, op: str, *operands) -> Tensor:
     """Write result(), computed from self and operands, into self (under torch.func.vmap, once
     torch's rules for in-place ops allow it: ops/inplace.py)."""
     if batched_reads.state.levels:
-        check_under_vmap(self, operands, INPLACE_WORDING.get(op, GENERIC_WORDING))
+        check_under_vmap(self, operands, INPLACE_WORDING.get(op, GENERIC_WORDING),
+                         lambda: B.broadcast_shapes(*(B.shape(t._data) for t in (self, *operands))))
     result = result()
     shape, out = B.shape(self._data), B.shape(result._data)
     if shape != out:

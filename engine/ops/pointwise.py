@@ -547,8 +547,21 @@ def hypot(input, other):
     return apply(Hypot, _tensor_pair(input, other))
 
 
+# c10's names for dtypes, which lerp's dtype check prints
+_C10_NAME = {"float32": "float", "float64": "double", "int64": "long", "bool": "bool"}
+
+
+def _check_lerp_dtypes(input, end, weight) -> None:
+    """torch's lerp takes no type promotion: end (and a tensor weight) have input's dtype."""
+    for what, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t._dtype is not input._dtype:
+            raise RuntimeError(f"expected dtype {_C10_NAME[input._dtype.name]} for `{what}` but "
+                               f"got dtype {_C10_NAME[t._dtype.name]}")
+
+
 @export()
 def lerp(input, end, weight):
+    _check_lerp_dtypes(input, end, weight)
     if isinstance(weight, Tensor):
         return apply(LerpTensor, (input, end, weight))
     return apply(Lerp, (input, end), float(weight))
@@ -559,6 +572,7 @@ def lerp_(self, end, weight):
     """In place (what torch's Adam does to its running mean: `exp_avg.lerp_(grad, 1 - beta1)`)."""
     from .inplace import run_inplace  # inplace imports this module's ops
 
+    _check_lerp_dtypes(self, end, weight)
     if isinstance(weight, Tensor):
         return run_inplace(self, LerpTensor, (end, weight), (), "lerp_")
     return run_inplace(self, Lerp, (end,), (float(weight),), "lerp_")

@@ -6,10 +6,11 @@ from __future__ import annotations
 from .. import backend as B
 from ..autograd.function import Function, apply, apply_or_compute
 from ..autograd.zero_grad import ZERO
+from ..dtypes import result_type
 from ..tensor import Tensor
 from . import cpu_loops, formulas
 from .compare import where
-from .helpers import check_broadcast, float_data, wrap, zeros_gradient
+from .helpers import cast, check_broadcast, float_data, wrap, zeros_gradient
 from .registry import export
 
 
@@ -401,9 +402,10 @@ class ClampTensor(Function):
             shape = tuple(B.broadcast_shapes(shape, B.shape(b._data)))
         self.which = which
         self.save(a, *bounds)
-        out = a._data
+        dt = result_type((a, *bounds))  # torch's promotion (an int bound leaves float32 as is)
+        out = cast(a, dt)
         for kind, b in zip(which, bounds):
-            out = B.maximum(out, b._data) if kind == "min" else B.minimum(out, b._data)
+            out = B.maximum(out, cast(b, dt)) if kind == "min" else B.minimum(out, cast(b, dt))
         return out
 
     def backward(self, grad):

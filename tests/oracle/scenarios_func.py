@@ -435,6 +435,71 @@ def func_vmap_inplace(torch, rec):
         lambda r: r.clone().clamp_(min=torch.tensor([0.0, -1.0, 0.0, -1.0])))(b))
 
 
+def func_transforms_refuse_requires_grad_and_backward(torch, rec):
+    """Inside a function torch.func transforms, requires_grad_() (and so the
+    torch.autograd.functional APIs) and backward() are refused; torch.autograd.grad is not. A
+    gradient computed by grad inside vmap holds the sample."""
+    F = torch.func
+    b = _batch(torch, 2, 3)
+    rec.raises("requires_grad_ under vmap", lambda: F.vmap(
+        lambda r: r + torch.zeros(3).requires_grad_().detach())(b))
+    rec.raises("requires_grad_(False) under vmap", lambda: F.vmap(
+        lambda r: r.clone().requires_grad_(False))(b))
+    rec.raises("requires_grad_ under grad", lambda: F.grad(
+        lambda r: (r.detach().requires_grad_() * r).sum())(b))
+    rec.raises("autograd.functional under vmap", lambda: F.vmap(
+        lambda r: torch.autograd.functional.jacobian(lambda u: u * 2, r))(b))
+
+    def backward_inside(r):
+        w = torch.ones(3, requires_grad=True)
+        (w * r).sum().backward()
+        return r * 2
+
+    rec.raises("backward under vmap", lambda: F.vmap(backward_inside)(b))
+    rec.raises("backward under grad", lambda: F.grad(
+        lambda r: (lambda w: ((w * 2).sum().backward(), (r * w).sum())[1])(
+            torch.ones(2, 3, requires_grad=True)))(b))
+    rec.value("autograd.grad under grad", F.grad(lambda r: (r * torch.autograd.grad(
+        (r * r).sum(), r, create_graph=True)[0]).sum())(b))
+    rec.raises("item of a gradient under vmap", lambda: F.vmap(
+        lambda r: r * F.grad(lambda u: (u ** 2).sum())(r).sum().item())(b))
+    rec.raises("if on a vjp under vmap", lambda: F.vmap(
+        lambda r: r if F.vjp(torch.sin, r)[1](torch.ones(3))[0].sum() > 0 else -r)(b))
+    rec.value("requires_grad_ outside, then grad", F.grad(lambda r: (r * r).sum())(
+        b.clone().requires_grad_()))
+
+def func_vmap_made_inside(torch, rec):
+    """What a vmapped function makes from its sample holds the sample, so changing it in place
+    with the sample is fine: a gradient from grad, zeros_like and new_zeros of the sample, the
+    padding F.pad fills in; one_hot of argmax skips its range check under vmap."""
+    F = torch.func
+    b = _batch(torch, 3, 4)
+    w = torch.tensor([0.5, -1.0, 2.0, 0.25])
+
+    def doubled_gradient(w, row):
+        g = F.grad(lambda w, row: (w * row).sum())(w, row)
+        g.mul_(2)
+        return g
+
+    rec.value("grad then mul_", F.vmap(doubled_gradient, in_dims=(None, 0))(w, b))
+
+    def summed_gradient(w, row):
+        g = F.grad(lambda w, row: (w * row.tanh()).sum())(w, row)
+        total = torch.zeros(())
+        total += g.sum()
+        return total
+
+    rec.raises("an unheld total += a gradient", lambda: F.vmap(
+        summed_gradient, in_dims=(None, 0))(w, b))
+    rec.value("zeros_like += sample", F.vmap(lambda r: torch.zeros_like(r).__iadd__(r * 3))(b))
+    rec.value("new_zeros add_", F.vmap(lambda r: r.new_zeros(4).add_(r, alpha=2))(b))
+    rec.value("full_like copy_", F.vmap(lambda r: torch.full_like(r, 7.0).copy_(r.flip(0)))(b))
+    rec.raises("new_tensor add_", lambda: F.vmap(lambda r: r.new_tensor([1.0, 2, 3, 4]).add_(r))(b))
+    rec.value("circular pad", F.vmap(lambda r: torch.nn.functional.pad(
+        r.reshape(1, 2, 2), (1, 1), mode="circular"))(b))
+    rec.value("one_hot of argmax", F.vmap(
+        lambda r: torch.nn.functional.one_hot(r.argmax(), 4))(b))
+
 def func_functional_call(torch, rec):
     F = torch.func
     model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))

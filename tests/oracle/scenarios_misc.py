@@ -410,6 +410,36 @@ def in_place_power_and_bool_operators(torch, rec):
     rec.value("version after three", mask._version)
     rec.value("^", torch.tensor([True, False]) ^ torch.tensor([True, True]))
 
+def in_place_ops_with_operands_of_another_dtype(torch, rec):
+    """An in-place op computes in the operands' common dtype and writes the result in self's
+    dtype (a float64 operand into float32 self); a float result into an integer tensor, or a
+    number into a bool one, is refused. lerp takes no promotion at all."""
+    a = torch.tensor([0.1, 2.7, -1.3], requires_grad=True)
+    o = torch.tensor([0.7, 1.9, -2.2], dtype=torch.float64, requires_grad=True)
+    weights = torch.tensor([1.0, 2.0, 3.0])
+    for name, change in (("mul_", lambda t: t.mul_(o)), ("add_", lambda t: t.add_(o, alpha=0.3)),
+                         ("div_", lambda t: t.div_(o + 3)), ("clamp_", lambda t: t.clamp_(max=o)),
+                         ("pow_", lambda t: t.pow_(o.abs() + 1))):
+        t = a * 1.0
+        change(t)
+        rec.value(f"{name} value", t)
+        (t * weights).sum().backward()
+        rec.value(f"{name} self's grad", a.grad)
+        rec.value(f"{name} operand's grad", o.grad)
+        a.grad = o.grad = None
+    c = torch.tensor([0.0, 2.0, 5.0])
+    c.clamp_(max=torch.tensor([1, 1, 1]))
+    rec.value("clamp_ by int64 bounds", c)
+    rec.value("clamp by int64 bounds", torch.clamp(torch.tensor([0.0, 2.0, 5.0]),
+                                                   min=torch.tensor([1, 1, 1])))
+    counts = torch.tensor([1, 2, 3])
+    rec.raises("float into int64", lambda: counts.mul_(torch.tensor([1.5, 2.0, 2.0])))
+    rec.raises("int64 into bool", lambda: torch.tensor([True, False]).add_(torch.tensor([1, 2])))
+    rec.raises("lerp end of another dtype", lambda: torch.lerp(
+        torch.ones(2), torch.ones(2, dtype=torch.float64), 0.5))
+    rec.raises("lerp_ weight of another dtype", lambda: torch.ones(2).lerp_(
+        torch.ones(2), torch.ones(2, dtype=torch.float64)))
+
 def clamp_min_max_angles_new_tensors_and_triangle_indices(torch, rec):
     x = torch.tensor([[-1.5, 0.0, 2.0], [3.0, -0.5, float("nan")]], requires_grad=True)
     for name, out in (("clamp_min", torch.clamp_min(x, 0.5)), ("clamp_max", x.clamp_max(1)),
