@@ -130,6 +130,12 @@ def no_grad_fn(index: int) -> str:
 _LOWER_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
 
 
+def dtype_expected(what: str, expected, got) -> str:
+    """torch's check that an argument has the input's dtype (lerp's end and weight)."""
+    return (f"expected dtype {_LOWER_NAMES[expected.name]} for `{what}` but got dtype "
+            f"{_LOWER_NAMES[got.name]}")
+
+
 def grad_dtype_mismatch(grad_dtype, dtype) -> str:
     return (
         f"attempting to assign a gradient with dtype '{_LOWER_NAMES[grad_dtype.name]}' to a "

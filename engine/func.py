@@ -485,7 +485,6 @@ _RANDOM = frozenset((
     "bernoulli", "multinomial", "normal_", "uniform_", "bernoulli_", "exponential_", "random_",
     "dropout",
 ))
-RANDOM_ERROR = _batched_reads.RANDOM_ERROR
 
 
 class _PassingWatch(_observer.Observer):
@@ -574,7 +573,7 @@ class _VmapWatch(_PassingWatch):
         if all(t._vc is not vc for t in inputs):  # new memory, not a view or alias of an input
             self.made_inside(tensor)
         if op in _RANDOM:
-            raise RuntimeError(RANDOM_ERROR)
+            raise RuntimeError(_batched_reads.RANDOM_ERROR)
         if op not in self.allowed:
             where = ("" if self.rows or op not in _ROW_REDUCTIONS
                      else " when a batched input is mapped along a dim other than 0")
@@ -1032,7 +1031,7 @@ class _Pushforward:
         self.api, self.strict = api, strict
         self.outer_grad = grad_mode.is_grad_enabled()
         self.level = level = _Level()
-        random_error = {"error": RANDOM_ERROR, "same": None, "different": _DIFFERENT_DRAWS,
+        random_error = {"error": _batched_reads.RANDOM_ERROR, "same": None, "different": _DIFFERENT_DRAWS,
                         "jvp": None, "linearize": _LINEARIZE_DRAWS}[randomness]
         with grad_mode.enable_grad():
             self.stand_ins = [level.stand_in(p) for p in flat_primals]

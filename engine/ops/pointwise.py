@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from .. import backend as B
+from .. import errors
 from ..autograd.function import Function, apply
 from ..tensor import Tensor
 from . import formulas
@@ -547,16 +548,11 @@ def hypot(input, other):
     return apply(Hypot, _tensor_pair(input, other))
 
 
-# c10's names for dtypes, which lerp's dtype check prints
-_C10_NAME = {"float32": "float", "float64": "double", "int64": "long", "bool": "bool"}
-
-
 def _check_lerp_dtypes(input, end, weight) -> None:
     """torch's lerp takes no type promotion: end (and a tensor weight) have input's dtype."""
     for what, t in (("end", end), ("weight", weight)):
         if isinstance(t, Tensor) and t._dtype is not input._dtype:
-            raise RuntimeError(f"expected dtype {_C10_NAME[input._dtype.name]} for `{what}` but "
-                               f"got dtype {_C10_NAME[t._dtype.name]}")
+            raise RuntimeError(errors.dtype_expected(what, input._dtype, t._dtype))
 
 
 @export()
